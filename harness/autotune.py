@@ -1,0 +1,79 @@
+"""Checking a kernel under every ``@triton.autotune`` config it offers.
+
+The autotuner on another GPU may pick another config than ours, and real kernels exist that are
+right for one block size only, so exe runs the submission once per config index: in run ``i``
+every autotuner of the submission is pinned to its config ``min(i, n - 1)``. Pinning leaves a
+single candidate, which also makes multi-config autotune work in Triton's interpreter (where it
+cannot benchmark).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from types import ModuleType
+from typing import Any, Iterator
+
+
+def _autotuner_class() -> type | None:
+    try:
+        from triton.runtime.autotuner import Autotuner
+    except ImportError:  # pragma: no cover
+        return None
+    return Autotuner
+
+
+def find_autotuners(module: ModuleType) -> list[Any]:
+    """Autotuners reachable from the module's globals (also under @triton.heuristics wrappers)."""
+    cls = _autotuner_class()
+    if cls is None:
+        return []
+    found: dict[int, Any] = {}
+    for value in list(vars(module).values()):
+        seen = 0
+        while value is not None and seen < 8:  # walk .fn chains: Heuristics -> Autotuner -> JITFunction
+            if isinstance(value, cls):
+                found[id(value)] = value
+            value = getattr(value, "fn", None)
+            seen += 1
+    return list(found.values())
+
+
+def config_count(autotuners: list[Any]) -> int:
+    """How many runs cover every config of every autotuner (at least 1)."""
+    return max([len(a.configs) for a in autotuners] or [1])
+
+
+def describe_config(config: Any) -> str:
+    """A short human-readable config, e.g. ``BLOCK=128, num_warps=4``."""
+    kw = ", ".join(f"{k}={v}" for k, v in getattr(config, "kwargs", {}).items())
+    extra = ", ".join(f"{k}={getattr(config, k)}" for k in ("num_warps", "num_stages") if hasattr(config, k))
+    return ", ".join(x for x in (kw, extra) if x)
+
+
+@contextmanager
+def pinned_configs(autotuners: list[Any], index: int) -> Iterator[str]:
+    """Pin every autotuner to its config ``min(index, n-1)``; yields a description of the pins."""
+    saved = [(a, a.configs, dict(a.cache)) for a in autotuners]
+    names = []
+    try:
+        for a in autotuners:
+            config = a.configs[min(index, len(a.configs) - 1)]
+            a.configs = [config]
+            a.cache.clear()
+            names.append(f"{_kernel_name(a)}[{describe_config(config)}]")
+        yield "; ".join(names)
+    finally:
+        for a, configs, cache in saved:
+            a.configs = configs
+            a.cache.clear()
+            a.cache.update(cache)
+
+
+def _kernel_name(autotuner: Any) -> str:
+    fn = autotuner
+    for _ in range(8):
+        fn = getattr(fn, "fn", None)
+        name = getattr(fn, "__name__", None)
+        if isinstance(name, str):
+            return name
+    return "kernel"

@@ -1,0 +1,70 @@
+"""The run journal: one JSON line per finished job, flushed and fsynced, so nothing is lost on a
+crash and ``--resume`` can skip what is done. The first line is a header naming the run's settings;
+resuming under other settings is refused rather than mixing results."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from harness.verdicts import JobResult
+
+JOURNAL_NAME = "journal.jsonl"
+
+
+class JournalError(Exception):
+    """The output directory holds a journal that cannot be continued as asked."""
+
+
+class Journal:
+    """Append-only JSONL of :class:`JobResult` s."""
+
+    def __init__(self, out_dir: Path, header: dict[str, Any], resume: bool) -> None:
+        self.path = out_dir / JOURNAL_NAME
+        self._lock = threading.Lock()
+        self.done: dict[str, JobResult] = {}
+        out_dir.mkdir(parents=True, exist_ok=True)
+        if self.path.exists() and self.path.stat().st_size > 0:
+            if not resume:
+                raise JournalError(f"{self.path} already holds results: pass --resume to continue that run, "
+                                   "or choose another --out")
+            self._load(header)
+        else:
+            self._write_line({"kind": "header", **header})
+
+    def _load(self, header: dict[str, Any]) -> None:
+        lines = self.path.read_text(encoding="utf-8").splitlines()
+        old = json.loads(lines[0]) if lines else {}
+        for key in ("seed", "mode"):
+            if old.get(key) != header.get(key):
+                raise JournalError(f"{self.path} was written with {key}={old.get(key)!r}, this run has "
+                                   f"{key}={header.get(key)!r}: resume with the same settings or use another --out")
+        complete = True
+        for line in lines[1:]:
+            try:
+                result = JobResult.from_json(json.loads(line))
+            except (ValueError, KeyError, TypeError):
+                complete = False  # a line cut short by a kill: that job simply runs again
+                continue
+            self.done[result.key] = result
+        if not complete or not self.path.read_bytes().endswith(b"\n"):
+            self._rewrite([json.loads(lines[0])] + [r.to_json() for r in self.done.values()])
+
+    def _rewrite(self, rows: list[dict]) -> None:
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        os.replace(tmp, self.path)
+
+    def _write_line(self, row: dict) -> None:
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(row) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+    def append(self, result: JobResult) -> None:
+        with self._lock:
+            self._write_line(result.to_json())
+            self.done[result.key] = result

@@ -1,0 +1,164 @@
+"""Process isolation for workers: environment, resource limits and a filesystem/network sandbox.
+
+The parent uses :func:`worker_env`; the worker calls :func:`confine` before importing untrusted
+code. Confinement, strongest available first:
+
+- **Landlock** (Linux >= 5.13, unprivileged, irreversible): the worker may write only inside its
+  own temp dir and ``/dev`` (GPU device nodes); TCP is blocked (ABI >= 4); it cannot ptrace or
+  signal processes outside its sandbox (ABI >= 6), so the parent's memory is out of reach.
+- **audit hook** (fallback where Landlock is missing, e.g. gVisor): Python-level file writes,
+  deletes and renames outside the temp dir raise ``PermissionError``. Weaker (C code bypasses it);
+  the run summary says which level was in force.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import resource
+import sys
+from pathlib import Path
+
+# Variables a worker needs; everything else (tokens, keys, proxies) is dropped.
+_KEEP_EXACT = {"PATH", "LANG", "LC_ALL", "TZ", "LD_LIBRARY_PATH", "SYSTEMROOT", "PYTHONHASHSEED"}
+_KEEP_PREFIXES = ("CUDA_", "NVIDIA_", "TRITON_", "OPENBLAS_", "OMP_", "MKL_", "PTXAS", "NCCL_")
+_DROP = {"TRITON_CACHE_DIR", "TRITON_HOME", "TRITON_DUMP_DIR", "TRITON_OVERRIDE_DIR"}
+
+SANDBOX_ENV = "KBX_SANDBOX"
+
+
+def worker_env(job_dir: Path, *, interpret: bool, visible_device: str | None, pythonpath: str) -> dict[str, str]:
+    """A scrubbed environment for a worker whose private directory is ``job_dir``."""
+    env = {k: v for k, v in os.environ.items()
+           if (k in _KEEP_EXACT or k.startswith(_KEEP_PREFIXES)) and k not in _DROP}
+    home = job_dir / "home"
+    env.update({
+        "HOME": str(home), "TMPDIR": str(job_dir / "tmp"), "TRITON_CACHE_DIR": str(job_dir / "triton-cache"),
+        "PYTHONPATH": pythonpath, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0",
+        "PYTHONUNBUFFERED": "1",
+    })
+    env.pop("TRITON_INTERPRET", None)
+    if interpret:
+        env["TRITON_INTERPRET"] = "1"
+        env["CUDA_VISIBLE_DEVICES"] = ""
+    elif visible_device is not None:
+        env["CUDA_VISIBLE_DEVICES"] = visible_device
+    for sub in ("home", "tmp", "triton-cache"):
+        (job_dir / sub).mkdir(parents=True, exist_ok=True)
+    return env
+
+
+def set_limits(memory_bytes: int | None, file_bytes: int = 1 << 30) -> None:
+    """No core dumps, bounded file sizes, and (CPU mode) bounded address space."""
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
+    if memory_bytes:
+        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+
+
+# -- Landlock ---------------------------------------------------------------------------------
+
+_SYS_CREATE_RULESET, _SYS_ADD_RULE, _SYS_RESTRICT_SELF = 444, 445, 446  # same on x86_64 and arm64
+_PR_SET_NO_NEW_PRIVS = 38
+_RULE_PATH_BENEATH = 1
+
+_FS_WRITE_FILE, _FS_REMOVE_DIR, _FS_REMOVE_FILE = 1 << 1, 1 << 4, 1 << 5
+_FS_MAKE = sum(1 << b for b in range(6, 13))  # char, dir, reg, sock, fifo, block, sym
+_FS_REFER, _FS_TRUNCATE = 1 << 13, 1 << 14
+_NET_BIND_TCP, _NET_CONNECT_TCP = 1 << 0, 1 << 1
+_SCOPE_ABSTRACT_UNIX, _SCOPE_SIGNAL = 1 << 0, 1 << 1
+
+
+class _RulesetAttr(ctypes.Structure):
+    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64),
+                ("scoped", ctypes.c_uint64)]
+
+
+class _PathBeneathAttr(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+
+def landlock_abi() -> int:
+    """The kernel's Landlock ABI version (0 when unavailable)."""
+    if not sys.platform.startswith("linux"):
+        return 0
+    libc = ctypes.CDLL(None, use_errno=True)
+    version = libc.syscall(_SYS_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    return max(int(version), 0)
+
+
+def _landlock(writable: list[Path], abi: int) -> None:
+    libc = ctypes.CDLL(None, use_errno=True)
+    fs = _FS_WRITE_FILE | _FS_REMOVE_DIR | _FS_REMOVE_FILE | _FS_MAKE
+    fs |= _FS_REFER if abi >= 2 else 0
+    fs |= _FS_TRUNCATE if abi >= 3 else 0
+    attr = _RulesetAttr(fs, (_NET_BIND_TCP | _NET_CONNECT_TCP) if abi >= 4 else 0,
+                        (_SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL) if abi >= 6 else 0)
+    size = ctypes.sizeof(_RulesetAttr) if abi >= 6 else (16 if abi >= 4 else 8)
+    ruleset = libc.syscall(_SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
+    if ruleset < 0:
+        raise OSError(ctypes.get_errno(), "landlock_create_ruleset failed")
+    try:
+        for path in writable:
+            if not path.exists():
+                continue
+            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            try:
+                rule = _PathBeneathAttr(fs, fd)
+                if libc.syscall(_SYS_ADD_RULE, ruleset, _RULE_PATH_BENEATH, ctypes.byref(rule), ctypes.c_uint32(0)) < 0:
+                    raise OSError(ctypes.get_errno(), f"landlock_add_rule failed for {path}")
+            finally:
+                os.close(fd)
+        if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(NO_NEW_PRIVS) failed")
+        if libc.syscall(_SYS_RESTRICT_SELF, ruleset, ctypes.c_uint32(0)) < 0:
+            raise OSError(ctypes.get_errno(), "landlock_restrict_self failed")
+    finally:
+        os.close(ruleset)
+
+
+# -- audit-hook fallback ------------------------------------------------------------------------
+
+_WRITE_EVENTS = {"os.remove", "os.rename", "os.replace", "os.rmdir", "os.mkdir", "os.chmod", "os.chown",
+                 "os.truncate", "os.symlink", "os.link", "os.utime", "shutil.rmtree", "shutil.move",
+                 "shutil.copyfile", "shutil.copytree"}
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+
+
+def _audit_hook(allowed: tuple[str, ...]):
+    def inside(path: object) -> bool:
+        if isinstance(path, int):  # file descriptors were opened earlier, under this hook
+            return True
+        try:
+            p = os.path.realpath(os.fsdecode(path))
+        except (TypeError, ValueError):
+            return False
+        return p.startswith(allowed)
+
+    def hook(event: str, args: tuple) -> None:
+        if event == "open" and len(args) >= 3:
+            path, mode, flags = args[0], args[1], args[2]
+            writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
+                isinstance(flags, int) and flags & _WRITE_FLAGS)
+            if writing and path is not None and not inside(path):
+                raise PermissionError(f"sandbox: writing {path!r} is not allowed")
+        elif event in _WRITE_EVENTS:
+            for path in args[:2]:
+                if isinstance(path, (str, bytes, os.PathLike)) and not inside(path):
+                    raise PermissionError(f"sandbox: {event} on {path!r} is not allowed")
+    return hook
+
+
+def confine(job_dir: Path) -> str:
+    """Restrict this process to writing inside ``job_dir`` (and /dev). Returns the level applied."""
+    writable = [job_dir, Path("/dev")]
+    abi = landlock_abi()
+    if abi > 0 and os.environ.get(SANDBOX_ENV) != "audit":
+        try:
+            _landlock(writable, abi)
+            return f"landlock-abi{abi}"
+        except OSError:
+            pass
+    sys.addaudithook(_audit_hook(tuple(os.path.realpath(p) + os.sep for p in writable)))
+    return "audit-hook"

@@ -1,0 +1,163 @@
+"""Submissions: parse model outputs into jobs, one per (task, sample).
+
+Accepted inputs (upstream-compatible):
+- a JSONL file, one object per line: ``{"file": "Activation/gelu.py", "predict": "<code>"}``; ``file``
+  may be a bare stem; instead of ``file`` a line may carry an ``instruction`` holding the task's
+  prompt (routed by its ``Wrapper Entry Information:`` section); optional ``sample_id``;
+- a ``.py`` file named after its task (``gelu.py``, or ``Activation/gelu.py`` by its folder);
+- a directory, searched recursively for both;
+- a Python list of ``(task, code)`` pairs (API use).
+
+Markdown fences and chat end tokens are stripped, and text after a line of 146 ``#`` is ignored.
+Bad input never aborts a run: it becomes a :class:`Job` with ``error`` set, which is recorded as a
+failed job naming the file and line.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from harness.task import TaskError, all_tasks, get_task
+
+SEPARATOR = "#" * 146
+CODE_KEYS = ("predict", "prediction", "completion", "code", "output", "response")
+END_TOKENS = ("<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|end|>", "</s>", "<｜end▁of▁sentence｜>")
+ENTRY_MARKER = "Wrapper Entry Information:"
+DESCRIPTION_MARKER = "Functional Description:"
+_FENCE = re.compile(r"^[ \t]*```[^\n`]*\n(.*?)^[ \t]*```[ \t]*$", re.S | re.M)
+
+
+@dataclass
+class Job:
+    """One submission to evaluate; ``error`` is set when it could not be prepared."""
+
+    task_id: str | None
+    code: str
+    source: str
+    sample_id: int = 0
+    error: str | None = None
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def code_sha(self) -> str:
+        return hashlib.sha256(self.code.encode()).hexdigest()[:16]
+
+    @property
+    def key(self) -> str:
+        """Stable identity for the journal: task, sample and code."""
+        return f"{self.task_id or self.source}#{self.sample_id}@{self.code_sha}"
+
+
+def extract_code(text: str) -> str:
+    """Model output -> Python source: drop the test part, chat end tokens and markdown fences."""
+    text = text.replace("\r\n", "\n")
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line.strip() == SEPARATOR:
+            text = "\n".join(lines[:i])
+            break
+    for token in END_TOKENS:
+        text = text.replace(token, "")
+    blocks = _FENCE.findall(text)
+    if blocks:
+        with_defs = [b for b in blocks if re.search(r"^\s*(def|@triton)", b, re.M)]
+        text = "\n\n".join(with_defs or blocks)
+    elif text.lstrip().startswith("```"):  # an unterminated fence (truncated generation)
+        text = text.lstrip().split("\n", 1)[1] if "\n" in text.lstrip() else ""
+    return text.strip("\n") + "\n" if text.strip() else ""
+
+
+def route_instruction(instruction: str) -> str | None:
+    """The task id whose entry function the prompt's ``Wrapper Entry Information`` names."""
+    if ENTRY_MARKER not in instruction:
+        return None
+    section = instruction.split(ENTRY_MARKER, 1)[1]
+    names = re.findall(r"\b([A-Za-z_]\w*)\s*\(", section)
+    by_entry = {t.entry: t.id for t in all_tasks().values()}
+    for name in names:
+        if name in by_entry:
+            return by_entry[name]
+    return None
+
+
+def _prepare(task_key: str | None, raw: str, source: str, sample_id: int | None, counters: dict) -> Job:
+    task_id = None
+    error = None
+    if task_key is None:
+        error = "cannot tell which task this is: give `file` (e.g. \"Activation/gelu.py\") or an `instruction` with the task prompt"
+    else:
+        try:
+            task_id = get_task(task_key).id
+        except TaskError as exc:
+            error = str(exc)
+    code = extract_code(raw) if isinstance(raw, str) else ""
+    if error is None and not code.strip():
+        error = "empty code: the prediction holds no Python source"
+    if error is None:
+        try:
+            ast.parse(code)
+        except SyntaxError as exc:
+            error = f"syntax error at line {exc.lineno} of the code: {exc.msg}"
+    if sample_id is None:
+        sample_id = counters[task_id or source]
+    counters[task_id or source] = max(counters[task_id or source], sample_id + 1)
+    return Job(task_id=task_id, code=code, source=source, sample_id=sample_id,
+               error=f"{source}: {error}" if error else None)
+
+
+def _from_jsonl(path: Path, counters: dict) -> list[Job]:
+    jobs = []
+    for lineno, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        if not line.strip():
+            continue
+        source = f"{path}:{lineno}"
+        try:
+            obj = json.loads(line)
+            if not isinstance(obj, dict):
+                raise ValueError("a line must be a JSON object")
+        except ValueError as exc:
+            jobs.append(Job(None, "", source, counters[source], error=f"{source}: not a valid JSON object ({exc})"))
+            continue
+        raw = next((obj[k] for k in CODE_KEYS if isinstance(obj.get(k), str)), None)
+        task_key = obj.get("file") or obj.get("task_id") or obj.get("task")
+        if not task_key and isinstance(obj.get("instruction"), str):
+            task_key = route_instruction(obj["instruction"])
+        if raw is None:
+            jobs.append(Job(None, "", source, 0, error=f"{source}: no code: expected one of the keys {', '.join(CODE_KEYS)}"))
+            continue
+        sample = obj.get("sample_id")
+        jobs.append(_prepare(task_key, raw, source, sample if isinstance(sample, int) else None, counters))
+    return jobs
+
+
+def _from_py(path: Path, counters: dict) -> Job:
+    key = f"{path.parent.name}/{path.stem}.py"
+    if key not in all_tasks():
+        key = path.stem
+    return _prepare(key, path.read_text(encoding="utf-8", errors="replace"), str(path), None, counters)
+
+
+def load_submissions(source: str | Path | Iterable[tuple[str, str]]) -> list[Job]:
+    """Jobs from a JSONL file, a ``.py`` file, a directory, or ``(task, code)`` pairs."""
+    counters: dict = defaultdict(int)
+    if not isinstance(source, (str, Path)):
+        return [_prepare(task, code, f"<item {i}>", None, counters) for i, (task, code) in enumerate(source)]
+    path = Path(source)
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: no such file or directory")
+    if path.is_dir():
+        files = sorted(p for p in path.rglob("*") if p.suffix in (".py", ".jsonl") and "__pycache__" not in p.parts)
+        jobs: list[Job] = []
+        for f in files:
+            jobs.extend(_from_jsonl(f, counters) if f.suffix == ".jsonl" else [_from_py(f, counters)])
+        return jobs
+    if path.suffix == ".jsonl":
+        return _from_jsonl(path, counters)
+    return [_from_py(path, counters)]

@@ -1,0 +1,162 @@
+"""The worker: runs ONE untrusted submission in its own process (``python -m harness.worker JOB FD``).
+
+Order matters: everything the harness needs (torch, triton, the task, its inputs) is set up first;
+then the process confines itself (sandbox.py), installs the integrity monitors, and only then
+imports the submission. Facts go back to the parent as JSON lines on file descriptor ``FD``
+(stage changes, the final report) and tensors in ``outputs.pt`` in the job dir; the parent judges.
+Expected outputs never exist in this process.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+SUBMISSION_MODULE = "kbx_submission"
+ENTRY_ALIAS = "kernel_function"
+
+
+class Reporter:
+    """Writes one JSON object per line to the parent's pipe."""
+
+    def __init__(self, fd: int) -> None:
+        self._stream = os.fdopen(fd, "w", buffering=1, closefd=True)
+
+    def emit(self, event: str, **fields: Any) -> None:
+        self._stream.write(json.dumps({"event": event, **fields}) + "\n")
+        self._stream.flush()
+
+
+def format_error(exc: BaseException, submission_path: str) -> str:
+    """Exception type and message plus the traceback frames that are not harness internals."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    harness_dir = str(Path(__file__).parent)
+    kept = [f for f in frames if not f.filename.startswith(harness_dir)]
+    lines = traceback.format_list(kept[-8:])
+    text = "".join(lines).replace(submission_path, "<submission>")
+    message = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    if isinstance(exc, PermissionError):
+        message = f"sandbox: the submission tried to write outside its job directory: {message}"
+    return (text + message)[-4000:]
+
+
+def _status_of(exc: BaseException) -> str:
+    """A denied write outside the job dir is the sandbox stopping tampering, not an ordinary error."""
+    if isinstance(exc, PermissionError):
+        return "integrity"
+    return "error"
+
+
+def pin_precision(torch_module: Any) -> None:
+    """Identical numerics switches for reference and candidate: full-precision float32 matmuls."""
+    torch_module.backends.cuda.matmul.allow_tf32 = False
+    torch_module.backends.cudnn.allow_tf32 = False
+    torch_module.set_float32_matmul_precision("highest")
+
+
+def load_submission(path: Path):
+    spec = importlib.util.spec_from_file_location(SUBMISSION_MODULE, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[SUBMISSION_MODULE] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def run(job: dict, reporter: Reporter) -> None:
+    job_dir = Path(job["job_dir"])
+    submission = job_dir / "submission.py"
+    reporter.emit("stage", stage="setup")
+
+    from harness.sandbox import confine, set_limits
+    set_limits(job.get("memory_limit"))
+    import torch
+    import torch._dynamo  # noqa: F401 - rebinds torch.manual_seed when first imported: do it before the API snapshot
+    if job["interpret"]:
+        from harness.interpreter_compat import install as install_interpreter_fixes
+        install_interpreter_fixes()
+    from harness.autotune import config_count, find_autotuners, pinned_configs
+    from harness.integrity import LaunchCounter, TorchOpMonitor, api_snapshot, changed_apis
+    from harness.invoke import call_case, clone_case
+    from harness.task import get_task
+
+    pin_precision(torch)
+    device = job["device"]
+    task = get_task(job["task_id"])
+    cases = task.correctness_cases(job["seed"], device)
+    sync = torch.cuda.synchronize if device.startswith("cuda") else (lambda: None)
+
+    sandbox = confine(job_dir)
+    launches = LaunchCounter()
+    launches.install()
+    snapshot = api_snapshot()
+
+    reporter.emit("stage", stage="load", sandbox=sandbox)
+    try:
+        module = load_submission(submission)
+    except BaseException as exc:  # noqa: BLE001 - SystemExit / KeyboardInterrupt from a submission too
+        reporter.emit("report", stage="load", status=_status_of(exc), detail=format_error(exc, str(submission)))
+        return
+    patched = changed_apis(snapshot)
+    if patched:
+        reporter.emit("report", stage="load", status="integrity",
+                      detail=f"monkeypatch: the submission rebinds {', '.join(patched[:5])} at import")
+        return
+    fn = getattr(module, task.entry, None) or getattr(module, ENTRY_ALIAS, None)
+    if not callable(fn):
+        reporter.emit("report", stage="load", status="error",
+                      detail=f"no entry function: define `def {task.entry}(...)` (or `{ENTRY_ALIAS}`) at top level")
+        return
+
+    autotuners = find_autotuners(module)
+    records: list[dict] = []
+    configs: list[str] = []
+    reporter.emit("stage", stage="call", cases=len(cases), configs=config_count(autotuners))
+    for index in range(config_count(autotuners)):
+        with pinned_configs(autotuners, index) as pins:
+            configs.append(pins)
+            for case_index, case in enumerate(cases):
+                args = clone_case(case)
+                monitor = TorchOpMonitor(launches, forbid_host_transfer=device.startswith("cuda"))
+                before = launches.count
+                try:
+                    with monitor:
+                        record = call_case(fn, args)
+                    sync()
+                except BaseException as exc:  # noqa: BLE001
+                    reporter.emit("report", stage="call" if index == 0 else "exe", status=_status_of(exc),
+                                  case=case.describe(), config=pins or None,
+                                  detail=format_error(exc, str(submission)))
+                    return
+                records.append({"case": case_index, "config": index, "launches": launches.count - before,
+                                "torch_ops": sorted(set(monitor.forbidden)), **record.to_payload()})
+        if index == 0:
+            reporter.emit("stage", stage="exe")
+
+    patched = changed_apis(snapshot)
+    if patched or not launches.intact():
+        reporter.emit("report", stage="exe", status="integrity",
+                      detail=f"monkeypatch: the submission rebinds {', '.join(patched[:5]) or 'Triton launch hooks'}")
+        return
+    torch.save(records, job_dir / "outputs.pt")
+    reporter.emit("report", stage="exe", status="ran", configs=configs, sandbox=sandbox)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = argv if argv is not None else sys.argv[1:]
+    job = json.loads(Path(args[0]).read_text())
+    reporter = Reporter(int(args[1]))
+    try:
+        run(job, reporter)
+    except BaseException as exc:  # noqa: BLE001 - report harness-side failures instead of dying silently
+        reporter.emit("report", stage="setup", status="harness_error", detail="".join(traceback.format_exception(exc))[-4000:])
+        return 3
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,30 @@
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _leaky_relu_kernel(x_ptr, y_ptr, n_elements, negative_slope, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offsets = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)  # int64: inputs can exceed 2**31
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    # x > 0 keeps x; everything else (zero, negatives, NaN) is scaled, as torch does.
+    y = tl.where(x > 0.0, x, x * negative_slope)
+    tl.store(y_ptr + offsets, y, mask=mask)
+
+
+def leaky_relu(input: torch.Tensor, negative_slope: float = 0.01, inplace: bool = False) -> torch.Tensor:
+    x = input.contiguous()
+    # In place on a contiguous tensor: read and write the same buffer (elementwise, no hazard).
+    # A strided input is computed into a dense buffer and copied back into the view.
+    y = x if (inplace and x is input) else torch.empty_like(x)
+    n = x.numel()
+    if n:
+        BLOCK = 1024
+        _leaky_relu_kernel[(triton.cdiv(n, BLOCK),)](x, y, n, float(negative_slope), BLOCK=BLOCK)
+    if inplace:
+        if y is not input:
+            input.copy_(y)
+        return input
+    return y.view(input.shape)

@@ -1,0 +1,69 @@
+import torch
+import triton
+import triton.language as tl
+
+_BLOCK = 1024
+# Reductions run in two deterministic stages: at most _MAX_PARTIALS programs each sum a strided set
+# of tiles into one fp32 partial, then a single program adds the partials (no atomics, so the result
+# does not depend on scheduling). The number of partials depends only on n.
+_MAX_PARTIALS = 1024
+
+
+@triton.jit
+def _mse_none_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)  # int64: n may exceed 2**31
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask).to(tl.float32)
+    y = tl.load(y_ptr + offs, mask=mask).to(tl.float32)
+    d = x - y
+    tl.store(out_ptr + offs, (d * d).to(out_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def _mse_partial_kernel(x_ptr, y_ptr, partial_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    nprog = tl.num_programs(0)
+    num_tiles = tl.cdiv(n, BLOCK)
+    # Each lane keeps its own fp32 running sum; the tree sum at the end keeps rounding error small.
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for tile in range(pid, num_tiles, nprog):
+        offs = tl.cast(tile, tl.int64) * BLOCK + tl.arange(0, BLOCK)
+        mask = offs < n
+        x = tl.load(x_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+        y = tl.load(y_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+        d = x - y  # masked lanes contribute 0
+        acc += d * d
+    tl.store(partial_ptr + pid, tl.sum(acc, axis=0))
+
+
+@triton.jit
+def _finalize_kernel(partial_ptr, out_ptr, num_partials, denom, BLOCK_P: tl.constexpr):
+    offs = tl.arange(0, BLOCK_P)
+    p = tl.load(partial_ptr + offs, mask=offs < num_partials, other=0.0)
+    total = tl.sum(p, axis=0)
+    # denom is 1 for 'sum' and n for 'mean' (0/0 gives NaN for an empty mean, as in PyTorch).
+    tl.store(out_ptr, (total / denom).to(out_ptr.dtype.element_ty))
+
+
+def mse_loss(input: torch.Tensor, target: torch.Tensor, reduction: str = "mean") -> torch.Tensor:
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    shape = torch.broadcast_shapes(input.shape, target.shape)
+    out_dtype = torch.promote_types(input.dtype, target.dtype)
+    x = input.expand(shape).contiguous()
+    y = target.expand(shape).contiguous()
+    n = x.numel()
+    if reduction == "none":
+        out = torch.empty(shape, dtype=out_dtype, device=input.device)
+        if n:
+            _mse_none_kernel[(triton.cdiv(n, _BLOCK),)](x, y, out, n, BLOCK=_BLOCK)
+        return out
+    num_partials = min(triton.cdiv(n, _BLOCK), _MAX_PARTIALS)
+    partials = torch.empty(max(num_partials, 1), dtype=torch.float32, device=input.device)
+    if n:
+        _mse_partial_kernel[(num_partials,)](x, y, partials, n, BLOCK=_BLOCK)
+    out = torch.empty((), dtype=out_dtype, device=input.device)
+    denom = float(n) if reduction == "mean" else 1.0
+    _finalize_kernel[(1,)](partials, out, num_partials, denom, BLOCK_P=_MAX_PARTIALS)
+    return out

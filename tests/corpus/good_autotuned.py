@@ -1,0 +1,25 @@
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 64}, num_warps=2), triton.Config({"BLOCK": 256}, num_warps=4),
+                          triton.Config({"BLOCK": 1024}, num_warps=8)], key=["n"])
+@triton.jit
+def _gelu(x_ptr, y_ptr, n, TANH: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask).to(tl.float32)
+    if TANH:
+        y = 0.5 * x * (1.0 + (2.0 * tl.sigmoid(2.0 * 0.7978845608028654 * (x + 0.044715 * x * x * x)) - 1.0))
+    else:
+        y = 0.5 * x * (1.0 + tl.math.erf(x * 0.7071067811865476))
+    tl.store(y_ptr + offs, y, mask=mask)
+
+
+def gelu(input, approximate="none"):
+    x = input.contiguous()
+    y = torch.empty_like(x)
+    n = x.numel()
+    _gelu[lambda meta: (triton.cdiv(n, meta["BLOCK"]),)](x, y, n, TANH=approximate == "tanh")
+    return y.view(input.shape)

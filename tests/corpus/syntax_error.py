@@ -1,0 +1,3 @@
+import triton
+def gelu(input, approximate='none')
+    return input

@@ -1,0 +1,57 @@
+"""A run killed with SIGKILL half way finishes with --resume: same metrics as an uninterrupted
+run, every job journaled exactly once."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from conftest import ROOT, load_metrics, run_cli, write_jsonl
+
+
+def _verdicts(metrics: list[dict]) -> dict:
+    return {m["key"]: (m["verdict"], m["call"]["status"], m["exe"]["status"], m["exe"]["detail"]) for m in metrics}
+
+
+def _journal_rows(out) -> list[dict]:
+    lines = (out / "journal.jsonl").read_text().splitlines()
+    return [json.loads(l) for l in lines[1:]]
+
+
+def test_sigkill_then_resume_matches_uninterrupted(tmp_path):
+    code = (ROOT / "solutions" / "Activation" / "gelu.py").read_text()
+    wrong = code.replace("0.7071067811865476", "0.7")
+    rows = [{"file": "Activation/gelu.py", "predict": code if i % 3 else wrong, "sample_id": i} for i in range(8)]
+    preds = write_jsonl(tmp_path / "preds.jsonl", rows)
+
+    full = tmp_path / "full"
+    run_cli("eval", str(preds), "--out", str(full), "-q", "--workers", "1")
+
+    part = tmp_path / "part"
+    proc = subprocess.Popen([sys.executable, "-m", "harness.cli", "eval", str(preds), "--out", str(part), "-q",
+                             "--workers", "1"], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline:
+        journal = part / "journal.jsonl"
+        if journal.exists() and len(journal.read_text().splitlines()) >= 4:  # header + 3 jobs
+            break
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    done_before = {r["key"] for r in _journal_rows(part)}
+    assert 3 <= len(done_before) < len(rows), "the kill must land half way"
+    assert not (part / "metrics.json").exists()
+
+    refused = run_cli("eval", str(preds), "--out", str(part), "-q", check=False)
+    assert refused.returncode == 1 and "--resume" in refused.stderr  # never clobbers a journal
+
+    run_cli("eval", str(preds), "--out", str(part), "-q", "--resume")
+    keys = [r["key"] for r in _journal_rows(part)]
+    assert len(keys) == len(set(keys)) == len(rows)  # no job journaled twice
+    assert _verdicts(load_metrics(part)) == _verdicts(load_metrics(full))
+    assert json.loads((part / "summary.json").read_text())["exe_pass"] == 5

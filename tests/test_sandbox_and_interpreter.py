@@ -1,0 +1,100 @@
+"""The worker sandbox and the interpreter fixes, tested directly."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+import torch
+
+from conftest import ROOT
+from harness.interpreter_compat import bf16_bits_to_f32, f32_to_bf16_bits
+from harness.sandbox import landlock_abi, worker_env
+
+CONFINED_WRITE = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    from harness.sandbox import confine
+    job, outside = Path(sys.argv[1]), Path(sys.argv[2])
+    print(confine(job))
+    (job / "inside.txt").write_text("ok")
+    try:
+        outside.write_text("tampered")
+    except PermissionError:
+        print("denied")
+""")
+
+
+@pytest.mark.parametrize("level", ["default", "audit"])
+def test_confined_process_cannot_write_outside_its_dir(tmp_path, level):
+    if level == "default" and landlock_abi() == 0:
+        pytest.skip("kernel without Landlock: the audit-hook level is tested instead")
+    job, outside = tmp_path / "job", tmp_path / "harness_file.py"
+    job.mkdir()
+    outside.write_text("original")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if level == "audit":
+        env["KBX_SANDBOX"] = "audit"
+    proc = subprocess.run([sys.executable, "-c", CONFINED_WRITE, str(job), str(outside)], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    applied, verdict = proc.stdout.split()
+    assert applied.startswith("landlock") if level == "default" else applied == "audit-hook"
+    assert verdict == "denied"
+    assert outside.read_text() == "original" and (job / "inside.txt").read_text() == "ok"
+
+
+def test_worker_env_drops_secrets(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_TOKEN", "secret")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "secret")
+    env = worker_env(tmp_path, interpret=True, visible_device=None, pythonpath=str(ROOT))
+    assert "HF_TOKEN" not in env and "AWS_SECRET_ACCESS_KEY" not in env
+    assert env["TRITON_INTERPRET"] == "1" and env["HOME"].startswith(str(tmp_path))
+
+
+def test_bf16_round_trip_is_round_to_nearest_even():
+    values = torch.randn(1000, dtype=torch.float32) * 100
+    ours = bf16_bits_to_f32(f32_to_bf16_bits(values.numpy()))
+    assert np.array_equal(ours, values.to(torch.bfloat16).float().numpy())
+
+
+BF16_KERNEL = textwrap.dedent("""
+    import torch, triton, triton.language as tl
+    from harness.interpreter_compat import install
+    install()
+
+    @triton.jit
+    def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        m = offs < n
+        x = tl.load(x_ptr + offs, mask=m)          # bf16 arithmetic, no upcast
+        y = tl.where(x > 0, x * 0.5 + x, -x)
+        tl.store(y_ptr + offs, y, mask=m)
+
+    @triton.jit
+    def t(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        m = offs < n
+        x = tl.load(x_ptr + offs, mask=m)
+        tl.store(y_ptr + offs, tl.extra.cuda.libdevice.tanh(x), mask=m)
+
+    x = torch.randn(100, dtype=torch.bfloat16)
+    y = torch.empty_like(x)
+    k[(1,)](x, y, 100, BLOCK=128)
+    assert torch.equal(y, torch.where(x > 0, x * 0.5 + x, -x)), (y, x)
+    xf = torch.randn(100)
+    yf = torch.empty_like(xf)
+    t[(1,)](xf, yf, 100, BLOCK=128)
+    torch.testing.assert_close(yf, torch.tanh(xf))
+    print("ok")
+""")
+
+
+def test_interpreter_bf16_arithmetic_and_libdevice():
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TRITON_INTERPRET": "1"}
+    proc = subprocess.run([sys.executable, "-c", BF16_KERNEL], env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-3000:]

@@ -1,0 +1,74 @@
+"""The bundled reference solutions pass call and exe (interpreter on CPU, natively on a GPU), and the
+task set matches the upstream names and signatures."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import ROOT, SHARED, load_metrics, run_cli
+from harness.task import all_tasks
+
+FIRST_CATEGORIES = ("Activation", "Reduce", "Loss")
+
+
+def _spec() -> dict:
+    return {r["id"]: r for r in json.loads((SHARED / "upstream" / "tasks_spec.json").read_text())}
+
+
+def test_tasks_match_upstream_names_and_signatures():
+    spec = _spec()
+    tasks = all_tasks()
+    for category in FIRST_CATEGORIES:
+        expected = {i for i, r in spec.items() if r["category"] == category}
+        assert expected <= set(tasks), f"missing {category} tasks: {sorted(expected - set(tasks))}"
+    for task_id, task in tasks.items():
+        record = spec[task_id]
+        assert task.signature in record["entry_functions"], task_id
+        assert task.entry == record["entry_functions"][0].split("(")[0]
+
+
+def test_every_task_exercises_its_keyword_arguments():
+    spec = _spec()
+    for task_id, task in all_tasks().items():
+        used = {k for case in task.correctness_cases(0) for k in case.kwargs}
+        missing = set(spec[task_id]["keywords_exercised_by_upstream_test"]) - used
+        # a keyword may also be exercised positionally; then the case has more positional args
+        positional = max(len(c.args) for c in task.correctness_cases(0))
+        params = task.signature.split("(", 1)[1].rstrip(")").replace("*,", "").split(",")
+        names = [p.split("=")[0].strip() for p in params if p.strip()]
+        missing -= set(names[:positional])
+        assert not missing, f"{task_id} never passes {sorted(missing)}"
+
+
+def test_every_task_has_a_solution():
+    for task in all_tasks().values():
+        assert (ROOT / "solutions" / task.category / f"{task.name}.py").exists(), task.id
+
+
+@pytest.fixture(scope="module")
+def solutions_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("solutions") / "out"
+    proc = run_cli("eval", str(ROOT / "solutions"), "--out", str(out), "-q")
+    return load_metrics(out), json.loads((out / "summary.json").read_text()), proc.stdout
+
+
+def test_all_solutions_pass_call_and_exe(solutions_run):
+    metrics, summary, stdout = solutions_run
+    failures = {m["task_id"] or m["source"]: (m["verdict"], (m["call"]["detail"] or m["exe"]["detail"])[-400:])
+                for m in metrics if m["verdict"] != "ok"}
+    assert not failures, failures
+    assert summary["exe_rate"] == 1.0 and summary["jobs"] == len(all_tasks())
+
+
+def test_summary_says_how_verdicts_were_made(solutions_run):
+    _, summary, stdout = solutions_run
+    import torch
+    if torch.cuda.is_available():
+        assert summary["mode"] == "gpu"
+    else:
+        assert summary["mode"] == "interpreter" and summary["perf"] == "skipped (no GPU)"
+        assert "interpreter" in summary["verdict_note"]
+    assert summary["sandbox"], "the sandbox level in force must be reported"
+    assert "all" in stdout and "exe" in stdout

@@ -1,0 +1,78 @@
+"""Parsing and routing of predictions (no code is executed here)."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import SHARED, write_jsonl
+from harness.submissions import SEPARATOR, extract_code, load_submissions, route_instruction
+
+CODE = "import triton\n\ndef gelu(input, approximate='none'):\n    return input\n"
+
+
+def test_fences_with_and_without_language_tag():
+    assert extract_code(f"Here it is:\n```python\n{CODE}```\nHope it helps") == CODE
+    assert extract_code(f"```\n{CODE}```") == CODE
+    assert extract_code(CODE) == CODE
+
+
+def test_fenced_block_with_the_code_is_chosen_over_prose_blocks():
+    text = f"Run:\n```bash\npip install triton\n```\nCode:\n```py\n{CODE}```<|im_end|>"
+    assert extract_code(text) == CODE
+
+
+def test_separator_and_end_tokens():
+    text = CODE + SEPARATOR + "\nimport torch\ntest_gelu()\n"
+    assert extract_code(text) == CODE
+    assert extract_code(CODE + "<|endoftext|>") == CODE
+
+
+def test_unterminated_fence_from_a_truncated_generation():
+    assert extract_code(f"```python\n{CODE}") == CODE
+
+
+def test_jsonl_routes_by_file_stem_and_instruction(tmp_path):
+    instruction = "Functional Description: apply GELU.\nWrapper Entry Information: gelu(input, approximate='none') -> Tensor"
+    path = write_jsonl(tmp_path / "p.jsonl", [
+        {"file": "Activation/gelu.py", "predict": CODE},
+        {"file": "gelu", "predict": CODE},
+        {"instruction": instruction, "predict": CODE},
+        {"file": "gelu", "predict": CODE, "sample_id": 7},
+    ])
+    jobs = load_submissions(path)
+    assert [j.task_id for j in jobs] == ["Activation/gelu.py"] * 4
+    assert [j.sample_id for j in jobs] == [0, 1, 2, 7]
+    assert all(j.error is None for j in jobs)
+
+
+def test_instruction_without_markers_is_not_routed():
+    assert route_instruction("write a gelu kernel") is None
+
+
+def test_upstream_example_routes_and_parses():
+    jobs = load_submissions(SHARED / "upstream" / "examples" / "predictions.gelu.jsonl")
+    assert len(jobs) == 1 and jobs[0].task_id == "Activation/gelu.py" and jobs[0].error is None
+
+
+def test_bad_lines_become_failed_jobs_with_file_and_line(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join([
+        "[1, 2]",
+        json.dumps({"file": "nope", "predict": CODE}),
+        json.dumps({"file": "gelu", "predict": "def gelu(:\n"}),
+        json.dumps({"file": "gelu", "predict": "   "}),
+    ]) + "\n")
+    jobs = load_submissions(path)
+    reasons = [j.error for j in jobs]
+    assert all(r and r.startswith(f"{path}:{i}") for i, r in enumerate(reasons, 1)), reasons
+    assert "JSON object" in reasons[0] and "unknown task" in reasons[1]
+    assert "syntax error at line 1" in reasons[2] and "empty code" in reasons[3]
+
+
+def test_py_files_and_directories(tmp_path):
+    (tmp_path / "Activation").mkdir()
+    (tmp_path / "Activation" / "gelu.py").write_text(CODE)
+    (tmp_path / "relu_try.py").write_text(CODE)
+    jobs = load_submissions(tmp_path)
+    assert [j.task_id for j in jobs] == ["Activation/gelu.py", None]
+    assert "unknown task 'relu_try'" in jobs[1].error
