@@ -139,7 +139,7 @@ class Evaluator:
         task = get_task(job.task_id)
         device = "cpu" if self.mode == INTERPRETER else f"cuda:{slot}"
         expected = self.references.get(task, self.config.seed, device)
-        cases = task.correctness_cases(self.config.seed, "cpu")
+        cases = task.correctness_cases(self.config.seed, device)  # custom checks see the reference device
         job_dir = Path(tempfile.mkdtemp(prefix="job-", dir=self._scratch))
         try:
             (job_dir / "submission.py").write_text(job.code, encoding="utf-8")

@@ -21,7 +21,6 @@ inputs in every process and on every device.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -186,14 +185,10 @@ def tensor_leaves(obj: Any) -> list[torch.Tensor]:
 def elementwise_cost(flops_per_element: float):
     """A cost model for ops that read their tensor inputs once and write their outputs once."""
     def cost(case: Case, output: Any) -> Cost:
-        ins = tensor_leaves(list(case.args) + list(case.kwargs.values()))
+        # An out= buffer is written, not read: count it once, as the output.
+        ins = tensor_leaves(list(case.args) + [v for k, v in case.kwargs.items() if not k.startswith("out")])
         outs = tensor_leaves(output)
         n = max([t.numel() for t in ins + outs] or [0])
         moved = sum(numel_bytes(t) for t in ins) + sum(numel_bytes(t) for t in outs)
         return Cost(flops=flops_per_element * n, bytes=float(moved))
     return cost
-
-
-def log2_ceil(n: int) -> int:
-    """Smallest k with 2**k >= n (handy in cost models of tree reductions)."""
-    return max(0, math.ceil(math.log2(max(n, 1))))

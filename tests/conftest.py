@@ -25,6 +25,10 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+needs_shared = pytest.mark.skipif(not (SHARED / "upstream").exists(),
+                                  reason="../shared (upstream facts) is not present on this machine")
+
+
 def run_cli(*args: str, check: bool = True, timeout: float = 1500) -> subprocess.CompletedProcess:
     """Run ``kernelbenchx`` as a user would (a separate process)."""
     proc = subprocess.run([sys.executable, "-m", "harness.cli", *args], capture_output=True, text=True,

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from conftest import ROOT, SHARED, load_metrics, run_cli
+from conftest import needs_shared, ROOT, SHARED, load_metrics, run_cli
 from harness.task import all_tasks
 
 FIRST_CATEGORIES = ("Activation", "Reduce", "Loss")
@@ -17,6 +17,7 @@ def _spec() -> dict:
     return {r["id"]: r for r in json.loads((SHARED / "upstream" / "tasks_spec.json").read_text())}
 
 
+@needs_shared
 def test_tasks_match_upstream_names_and_signatures():
     spec = _spec()
     tasks = all_tasks()
@@ -29,6 +30,7 @@ def test_tasks_match_upstream_names_and_signatures():
         assert task.entry == record["entry_functions"][0].split("(")[0]
 
 
+@needs_shared
 def test_every_task_exercises_its_keyword_arguments():
     spec = _spec()
     for task_id, task in all_tasks().items():

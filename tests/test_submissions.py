@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import SHARED, write_jsonl
+from conftest import needs_shared, SHARED, write_jsonl
 from harness.submissions import SEPARATOR, extract_code, load_submissions, route_instruction
 
 CODE = "import triton\n\ndef gelu(input, approximate='none'):\n    return input\n"
@@ -49,6 +49,7 @@ def test_instruction_without_markers_is_not_routed():
     assert route_instruction("write a gelu kernel") is None
 
 
+@needs_shared
 def test_upstream_example_routes_and_parses():
     jobs = load_submissions(SHARED / "upstream" / "examples" / "predictions.gelu.jsonl")
     assert len(jobs) == 1 and jobs[0].task_id == "Activation/gelu.py" and jobs[0].error is None

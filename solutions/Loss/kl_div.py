@@ -6,7 +6,7 @@ _BLOCK = 1024
 # Reductions run in two deterministic stages: at most _MAX_PARTIALS programs each sum a strided set
 # of tiles into one fp32 partial, then a single program adds the partials (no atomics, so the result
 # does not depend on scheduling). The number of partials depends only on n.
-_MAX_PARTIALS = 1024
+_MAX_PARTIALS = 4096
 
 
 @triton.jit

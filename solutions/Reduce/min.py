@@ -29,6 +29,7 @@ def _precedes(v_a, i_a, v_b, i_b):
     # True where candidate a = (value, index) beats b for torch.min semantics: NaN beats every
     # number (it propagates), then the smaller value, and on equal values (or two NaNs) the
     # smaller index. Index BIG marks an empty candidate (masked lane), which never wins.
+    # Used elementwise to update per-lane winners.
     BIG: tl.constexpr = 9223372036854775807
     nan_a = v_a != v_a
     nan_b = v_b != v_b
@@ -38,15 +39,26 @@ def _precedes(v_a, i_a, v_b, i_b):
 
 
 @triton.jit
-def _pick(v_a, i_a, v_b, i_b):
-    a = _precedes(v_a, i_a, v_b, i_b)
-    return tl.where(a, v_a, v_b), tl.where(a, i_a, i_b)
+def _lanes_to_min(acc_v, acc_i, AXIS: tl.constexpr, HI: tl.constexpr):
+    # Merge per-lane winners along AXIS with plain min/sum reductions. A NaN lane wins (smallest
+    # index among NaN lanes); otherwise the smallest value, and among lanes holding it the
+    # smallest index. HI is a value no smaller than any real one (+inf, or the int maximum).
+    BIG: tl.constexpr = 9223372036854775807
+    is_nan = acc_v != acc_v
+    nan_i = tl.min(tl.where(is_nan, acc_i, BIG), axis=AXIS)
+    has_nan = nan_i != BIG
+    nan_v = tl.sum(tl.where(is_nan, acc_v, 0), axis=AXIS)  # NaN exactly where has_nan
+    valid = (acc_i != BIG) & ~is_nan
+    best_v = tl.min(tl.where(valid, acc_v, HI), axis=AXIS)
+    hit = valid & (acc_v == tl.expand_dims(best_v, AXIS))
+    best_i = tl.min(tl.where(hit, acc_i, BIG), axis=AXIS)
+    return tl.where(has_nan, nan_v, best_v), tl.where(has_nan, nan_i, best_i)
 
 
 @triton.jit
 def _min_rows_kernel(x_ptr, idx_in_ptr, val_ptr, idx_ptr, M, N, n_per_split,
                      BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, CMP: tl.constexpr,
-                     HAS_IDX: tl.constexpr):
+                     HI: tl.constexpr, HAS_IDX: tl.constexpr):
     # x is (M, N) row-major. Program (pid_m, pid_s) finds the first minimum of BLOCK_M rows over
     # the column chunk [pid_s * n_per_split, +n_per_split) and writes (value, index) at
     # [row, pid_s] of (M, n_splits) buffers. With HAS_IDX the indices come from idx_in_ptr
@@ -61,7 +73,7 @@ def _min_rows_kernel(x_ptr, idx_in_ptr, val_ptr, idx_ptr, M, N, n_per_split,
     n_start = pid_s.to(tl.int64) * n_per_split
     n_end = tl.minimum(n_start + n_per_split, N)
     # Per-lane running winners; each lane sees increasing indices, so keeping the old winner on
-    # ties keeps the first occurrence. Lanes are merged by _pick at the end.
+    # ties keeps the first occurrence. Lanes are merged by _lanes_to_min at the end.
     acc_v = tl.zeros([BLOCK_M, BLOCK_N], dtype=CMP)
     acc_i = tl.full([BLOCK_M, BLOCK_N], BIG, tl.int64)
     for n0 in range(n_start, n_end, BLOCK_N):
@@ -76,7 +88,7 @@ def _min_rows_kernel(x_ptr, idx_in_ptr, val_ptr, idx_ptr, M, N, n_per_split,
         take = _precedes(v, i, acc_v, acc_i)
         acc_v = tl.where(take, v, acc_v)
         acc_i = tl.where(take, i, acc_i)
-    best_v, best_i = tl.reduce((acc_v, acc_i), 1, _pick)
+    best_v, best_i = _lanes_to_min(acc_v, acc_i, 1, HI)
     out = rows * n_splits + pid_s
     tl.store(val_ptr + out, best_v.to(val_ptr.dtype.element_ty), mask=row_mask)
     tl.store(idx_ptr + out, best_i, mask=row_mask)
@@ -84,7 +96,8 @@ def _min_rows_kernel(x_ptr, idx_in_ptr, val_ptr, idx_ptr, M, N, n_per_split,
 
 @triton.jit
 def _min_cols_kernel(x_ptr, val_ptr, idx_ptr, N, K, n_per_split,
-                     BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, CMP: tl.constexpr):
+                     BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, CMP: tl.constexpr,
+                     HI: tl.constexpr):
     # x is (M, N, K) row-major, reduced over N with [BLOCK_N, BLOCK_K] tiles (contiguous along
     # K). Writes (value, index) at [m * K + k, pid_s] of (M * K, n_splits) buffers.
     BIG: tl.constexpr = 9223372036854775807
@@ -108,19 +121,20 @@ def _min_cols_kernel(x_ptr, val_ptr, idx_ptr, N, K, n_per_split,
         take = _precedes(v, i, acc_v, acc_i)
         acc_v = tl.where(take, v, acc_v)
         acc_i = tl.where(take, i, acc_i)
-    best_v, best_i = tl.reduce((acc_v, acc_i), 0, _pick)
+    best_v, best_i = _lanes_to_min(acc_v, acc_i, 0, HI)
     out = (m * K + ks) * n_splits + pid_s
     tl.store(val_ptr + out, best_v.to(val_ptr.dtype.element_ty), mask=k_mask)
     tl.store(idx_ptr + out, best_i, mask=k_mask)
 
 
 def _cmp_dtype(dtype: torch.dtype):
-    """(torch, triton) dtypes values are compared in: exact for every input dtype."""
+    """(torch, triton) dtypes values are compared in (exact for every input dtype), and a value
+    at least as large as any of them."""
     if dtype == torch.float64:
-        return torch.float64, tl.float64
+        return torch.float64, tl.float64, float("inf")
     if dtype.is_floating_point:
-        return torch.float32, tl.float32  # fp16/bf16 upcast exactly
-    return torch.int64, tl.int64
+        return torch.float32, tl.float32, float("inf")  # fp16/bf16 upcast exactly
+    return torch.int64, tl.int64, 9223372036854775807
 
 
 def _split(programs: int, N: int, block_n: int):
@@ -138,7 +152,7 @@ def _split(programs: int, N: int, block_n: int):
 def _reduce_min(x: torch.Tensor, M: int, N: int, K: int, val_dst: torch.Tensor,
                 idx_dst: torch.Tensor):
     """First minimum over N of the contiguous (M, N, K) `x` into flat (M*K,) value/index tensors."""
-    cmp_t, cmp_tl = _cmp_dtype(x.dtype)
+    cmp_t, cmp_tl, hi = _cmp_dtype(x.dtype)
     if K == 1:
         block_n = _imin(_next_pow2(N), 1024)
         block_m = max(1, _imin(_next_pow2(M), _TILE // block_n))
@@ -155,10 +169,10 @@ def _reduce_min(x: torch.Tensor, M: int, N: int, K: int, val_dst: torch.Tensor,
         idxs = torch.empty((M * K, split), dtype=torch.int64, device=x.device)
     if K == 1:
         _min_rows_kernel[(programs, split)](x, idxs, vals, idxs, M, N, n_per, BLOCK_M=block_m,
-                                            BLOCK_N=block_n, CMP=cmp_tl, HAS_IDX=False)
+                                            BLOCK_N=block_n, CMP=cmp_tl, HI=hi, HAS_IDX=False)
     else:
         _min_cols_kernel[(programs, split)](x, vals, idxs, N, K, n_per, BLOCK_N=block_n,
-                                            BLOCK_K=block_k, CMP=cmp_tl)
+                                            BLOCK_K=block_k, CMP=cmp_tl, HI=hi)
     if split > 1:
         # Second pass over the per-chunk winners, which carry their global indices.
         R = M * K
@@ -166,7 +180,7 @@ def _reduce_min(x: torch.Tensor, M: int, N: int, K: int, val_dst: torch.Tensor,
         block_r = max(1, _imin(_next_pow2(R), _TILE // block_s))
         _min_rows_kernel[(triton.cdiv(R, block_r), 1)](vals, idxs, val_dst, idx_dst, R, split,
                                                        split, BLOCK_M=block_r, BLOCK_N=block_s,
-                                                       CMP=cmp_tl, HAS_IDX=True)
+                                                       CMP=cmp_tl, HI=hi, HAS_IDX=True)
 
 
 def _reduction_view(x: torch.Tensor, dim):

@@ -23,5 +23,5 @@ def _launch(x, y, approximate):
 
 def gelu(input, approximate="none"):
     x = input.contiguous()
-    y = torch.empty(x.shape, dtype=torch.float64)  # right values, wrong dtype
+    y = torch.empty(x.shape, dtype=torch.float64, device=x.device)  # right values, wrong dtype
     return _launch(x, y, approximate)
