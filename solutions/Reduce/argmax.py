@@ -54,12 +54,13 @@ def _lanes_to_max(acc_v, acc_i, AXIS: tl.constexpr, LO: tl.constexpr):
 
 @triton.jit
 def _argmax_rows_kernel(x_ptr, idx_in_ptr, val_ptr, idx_ptr, M, N, n_per_split,
-                     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, CMP: tl.constexpr,
-                     LO: tl.constexpr, HAS_IDX: tl.constexpr, WRITE_VAL: tl.constexpr):
+                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, CMP: tl.constexpr,
+                        LO: tl.constexpr, HAS_IDX: tl.constexpr, WRITE_VAL: tl.constexpr):
     # x is (M, N) row-major. Program (pid_m, pid_s) finds the first maximum of BLOCK_M rows over
     # the column chunk [pid_s * n_per_split, +n_per_split) and writes (value, index) at
-    # [row, pid_s] of (M, n_splits) buffers (the value only for WRITE_VAL, i.e. partials). With HAS_IDX the indices come from idx_in_ptr
-    # (second pass over per-chunk winners) instead of the column position.
+    # [row, pid_s] of (M, n_splits) buffers (the value only for WRITE_VAL, i.e. partials). With
+    # HAS_IDX the indices come from idx_in_ptr (second pass over per-chunk winners) instead of
+    # the column position.
     BIG: tl.constexpr = 9223372036854775807
     pid_m = tl.program_id(0)
     pid_s = tl.program_id(1)
@@ -94,8 +95,8 @@ def _argmax_rows_kernel(x_ptr, idx_in_ptr, val_ptr, idx_ptr, M, N, n_per_split,
 
 @triton.jit
 def _argmax_cols_kernel(x_ptr, val_ptr, idx_ptr, N, K, n_per_split,
-                     BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, CMP: tl.constexpr,
-                     LO: tl.constexpr, WRITE_VAL: tl.constexpr):
+                        BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, CMP: tl.constexpr,
+                        LO: tl.constexpr, WRITE_VAL: tl.constexpr):
     # x is (M, N, K) row-major, reduced over N with [BLOCK_N, BLOCK_K] tiles (contiguous along
     # K). Writes (value, index) at [m * K + k, pid_s] of (M * K, n_splits) buffers.
     BIG: tl.constexpr = 9223372036854775807
@@ -137,7 +138,7 @@ def _cmp_dtype(dtype: torch.dtype):
 
 
 def _split(programs: int, N: int, block_n: int):
-    """How many chunks to cut the reduced axis into, and the chunk length (a multiple of block_n)."""
+    """Number of chunks to cut the reduced axis into, and their length (a multiple of block_n)."""
     if programs >= _TARGET_PROGRAMS:
         return 1, N
     max_split = triton.cdiv(N, block_n * _MIN_TILES_PER_CHUNK)
@@ -149,7 +150,7 @@ def _split(programs: int, N: int, block_n: int):
 
 
 def _reduce_argmax(x: torch.Tensor, M: int, N: int, K: int, idx_dst: torch.Tensor):
-    """Index of the first maximum over N of the contiguous (M, N, K) `x` into flat (M*K,) idx_dst."""
+    """Index of the first maximum over N of the contiguous (M, N, K) `x`, into flat idx_dst."""
     cmp_t, cmp_tl, lo = _cmp_dtype(x.dtype)
     if K == 1:
         block_n = min(_next_pow2(N), 1024)
@@ -204,7 +205,8 @@ def _reduction_view(x: torch.Tensor, dim):
     red = []
     for d in dims:
         if not -nd <= d < nd:
-            raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {d})")
+            raise IndexError(f"Dimension out of range (expected to be in range of "
+                             f"[{-nd}, {nd - 1}], but got {d})")
         d %= nd
         if d in red:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")

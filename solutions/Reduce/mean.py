@@ -22,7 +22,7 @@ def _prod(xs) -> int:
 
 @triton.jit
 def _mean_rows_kernel(x_ptr, out_ptr, M, N, n_per_split, divisor,
-                     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, ACC: tl.constexpr):
+                      BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, ACC: tl.constexpr):
     # x is (M, N) row-major. Program (pid_m, pid_s) sums BLOCK_M rows over the column chunk
     # [pid_s * n_per_split, +n_per_split) and writes sum / divisor to out[row, pid_s] of an
     # (M, n_splits) buffer (divisor is 1 for partial sums, the reduced length for the mean).
@@ -48,7 +48,7 @@ def _mean_rows_kernel(x_ptr, out_ptr, M, N, n_per_split, divisor,
 
 @triton.jit
 def _mean_cols_kernel(x_ptr, out_ptr, N, K, n_per_split, divisor,
-                     BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, ACC: tl.constexpr):
+                      BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, ACC: tl.constexpr):
     # x is (M, N, K) row-major, reduced over N. Tiles are [BLOCK_N, BLOCK_K] so loads stay
     # contiguous along K. Writes out[m * K + k, pid_s] of an (M * K, n_splits) buffer.
     pid = tl.program_id(0)
@@ -80,7 +80,7 @@ def _acc_dtype(dtype: torch.dtype):
 
 
 def _split(programs: int, N: int, block_n: int):
-    """How many chunks to cut the reduced axis into, and the chunk length (a multiple of block_n)."""
+    """Number of chunks to cut the reduced axis into, and their length (a multiple of block_n)."""
     if programs >= _TARGET_PROGRAMS:
         return 1, N
     max_split = triton.cdiv(N, block_n * _MIN_TILES_PER_CHUNK)
@@ -91,8 +91,9 @@ def _split(programs: int, N: int, block_n: int):
     return triton.cdiv(N, n_per), n_per
 
 
-def _reduce_mean(x: torch.Tensor, M: int, N: int, K: int, dst: torch.Tensor, divisor: int, acc_t, acc_tl):
-    """Write sum(x over N) / divisor for the contiguous (M, N, K) tensor `x` into flat `dst`."""
+def _reduce_mean(x: torch.Tensor, M: int, N: int, K: int, dst: torch.Tensor, divisor: int,
+                 acc_t, acc_tl):
+    """Write sum(x over N) / divisor for the contiguous (M, N, K) `x` into the flat `dst`."""
     if K == 1:
         block_n = min(_next_pow2(N), 1024)
         block_m = max(1, min(_next_pow2(M), _TILE // block_n))
@@ -135,7 +136,8 @@ def _reduction_view(x: torch.Tensor, dim):
     red = []
     for d in dims:
         if not -nd <= d < nd:
-            raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {d})")
+            raise IndexError(f"Dimension out of range (expected to be in range of "
+                             f"[{-nd}, {nd - 1}], but got {d})")
         d %= nd
         if d in red:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
@@ -175,7 +177,8 @@ def mean(input_tensor, dim, keepdim=False, dtype=None, out=None):
         acc_t, acc_tl = _acc_dtype(out_dtype)
         direct = (out is not None and list(out.shape) == list(out_shape) and out.dtype == out_dtype
                   and out.is_contiguous())
-        result = out if direct else torch.empty(out_shape, dtype=out_dtype, device=input_tensor.device)
+        result = out if direct else torch.empty(out_shape, dtype=out_dtype,
+                                                 device=input_tensor.device)
         _reduce_mean(x3, M, N, K, result.view(-1), N, acc_t, acc_tl)
         if direct:
             return out

@@ -138,7 +138,7 @@ def _cmp_dtype(dtype: torch.dtype):
 
 
 def _split(programs: int, N: int, block_n: int):
-    """How many chunks to cut the reduced axis into, and the chunk length (a multiple of block_n)."""
+    """Number of chunks to cut the reduced axis into, and their length (a multiple of block_n)."""
     if programs >= _TARGET_PROGRAMS:
         return 1, N
     max_split = triton.cdiv(N, block_n * _MIN_TILES_PER_CHUNK)
@@ -151,7 +151,7 @@ def _split(programs: int, N: int, block_n: int):
 
 def _reduce_min(x: torch.Tensor, M: int, N: int, K: int, val_dst: torch.Tensor,
                 idx_dst: torch.Tensor):
-    """First minimum over N of the contiguous (M, N, K) `x` into flat (M*K,) value/index tensors."""
+    """First minimum over N of the contiguous (M, N, K) `x`, into flat value/index tensors."""
     cmp_t, cmp_tl, hi = _cmp_dtype(x.dtype)
     if K == 1:
         block_n = _imin(_next_pow2(N), 1024)
@@ -203,7 +203,8 @@ def _reduction_view(x: torch.Tensor, dim):
     red = []
     for d in dims:
         if not -nd <= d < nd:
-            raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {d})")
+            raise IndexError(f"Dimension out of range (expected to be in range of "
+                             f"[{-nd}, {nd - 1}], but got {d})")
         d %= nd
         if d in red:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")

@@ -28,12 +28,13 @@ def _gelu_like(x, MODE: tl.constexpr):
     #   as x * sigmoid(2z) (the same function) to avoid the cancellation in 1 + tanh(z) for x < 0.
     # MODE 0: identity (second pass over values that are already transformed).
     if MODE == 1:
-        return x * tl.math.erf(x * 0.7071067811865476) * 0.5
+        y = x * tl.math.erf(x * 0.7071067811865476) * 0.5
     elif MODE == 2:
         z = 0.7978845608028654 * (x + 0.044715 * x * x * x)
-        return x * tl.sigmoid(2.0 * z)
+        y = x * tl.sigmoid(2.0 * z)
     else:
-        return x
+        y = x
+    return y
 
 
 @triton.jit
@@ -69,8 +70,8 @@ def _lanes_to_min(acc_v, acc_i, AXIS: tl.constexpr, HI: tl.constexpr):
 
 @triton.jit
 def _min_gelu_rows_kernel(x_ptr, idx_in_ptr, val_ptr, idx_ptr, M, N, n_per_split,
-                     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, CMP: tl.constexpr,
-                     HI: tl.constexpr, HAS_IDX: tl.constexpr, MODE: tl.constexpr):
+                          BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, CMP: tl.constexpr,
+                          HI: tl.constexpr, HAS_IDX: tl.constexpr, MODE: tl.constexpr):
     # x is (M, N) row-major. Program (pid_m, pid_s) finds the first minimum of g(x) (g given by
     # MODE, fused into the load so g(x) never goes to memory) of BLOCK_M rows over
     # the column chunk [pid_s * n_per_split, +n_per_split) and writes (value, index) at
@@ -109,10 +110,11 @@ def _min_gelu_rows_kernel(x_ptr, idx_in_ptr, val_ptr, idx_ptr, M, N, n_per_split
 
 @triton.jit
 def _min_gelu_cols_kernel(x_ptr, val_ptr, idx_ptr, N, K, n_per_split,
-                     BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, CMP: tl.constexpr,
-                     HI: tl.constexpr, MODE: tl.constexpr):
+                          BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, CMP: tl.constexpr,
+                          HI: tl.constexpr, MODE: tl.constexpr):
     # x is (M, N, K) row-major; first minimum of g(x) over N with [BLOCK_N, BLOCK_K] tiles
-    # (contiguous along K). Writes (value, index) at [m * K + k, pid_s] of (M * K, n_splits) buffers.
+    # (contiguous along K). Writes (value, index) at [m * K + k, pid_s] of (M * K, n_splits)
+    # buffers.
     BIG: tl.constexpr = 9223372036854775807
     pid = tl.program_id(0)
     pid_s = tl.program_id(1)
@@ -149,7 +151,7 @@ def _cmp_dtype(dtype: torch.dtype):
 
 
 def _split(programs: int, N: int, block_n: int):
-    """How many chunks to cut the reduced axis into, and the chunk length (a multiple of block_n)."""
+    """Number of chunks to cut the reduced axis into, and their length (a multiple of block_n)."""
     if programs >= _TARGET_PROGRAMS:
         return 1, N
     max_split = triton.cdiv(N, block_n * _MIN_TILES_PER_CHUNK)
@@ -162,7 +164,7 @@ def _split(programs: int, N: int, block_n: int):
 
 def _reduce_min_gelu(x: torch.Tensor, M: int, N: int, K: int, val_dst: torch.Tensor,
                      idx_dst: torch.Tensor, mode: int):
-    """First minimum of g(x) over N of the contiguous (M, N, K) `x` into flat (M*K,) tensors."""
+    """First minimum of g(x) over N of the contiguous (M, N, K) `x`, into flat tensors."""
     cmp_t, cmp_tl, hi = _cmp_dtype(x.dtype)
     if K == 1:
         block_n = min(_next_pow2(N), 1024)
@@ -216,7 +218,8 @@ def _reduction_view(x: torch.Tensor, dim):
     red = []
     for d in dims:
         if not -nd <= d < nd:
-            raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {d})")
+            raise IndexError(f"Dimension out of range (expected to be in range of "
+                             f"[{-nd}, {nd - 1}], but got {d})")
         d %= nd
         if d in red:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")

@@ -192,7 +192,7 @@ def _reduce_std(x: torch.Tensor, M: int, N: int, K: int, dst: torch.Tensor, deno
 
 
 def _split(programs: int, N: int, block_n: int):
-    """How many chunks to cut the reduced axis into, and the chunk length (a multiple of block_n)."""
+    """Number of chunks to cut the reduced axis into, and their length (a multiple of block_n)."""
     if programs >= _TARGET_PROGRAMS:
         return 1, N
     max_split = triton.cdiv(N, block_n * _MIN_TILES_PER_CHUNK)
@@ -223,7 +223,8 @@ def _reduction_view(x: torch.Tensor, dim):
     red = []
     for d in dims:
         if not -nd <= d < nd:
-            raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {d})")
+            raise IndexError(f"Dimension out of range (expected to be in range of "
+                             f"[{-nd}, {nd - 1}], but got {d})")
         d %= nd
         if d in red:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")

@@ -81,7 +81,7 @@ def _acc_dtype(dtype: torch.dtype):
 
 
 def _split(programs: int, N: int, block_n: int):
-    """How many chunks to cut the reduced axis into, and the chunk length (a multiple of block_n)."""
+    """Number of chunks to cut the reduced axis into, and their length (a multiple of block_n)."""
     if programs >= _TARGET_PROGRAMS:
         return 1, N
     max_split = triton.cdiv(N, block_n * _MIN_TILES_PER_CHUNK)
@@ -135,7 +135,8 @@ def _reduction_view(x: torch.Tensor, dim):
     red = []
     for d in dims:
         if not -nd <= d < nd:
-            raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {d})")
+            raise IndexError(f"Dimension out of range (expected to be in range of "
+                             f"[{-nd}, {nd - 1}], but got {d})")
         d %= nd
         if d in red:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
@@ -157,7 +158,8 @@ def _reduction_view(x: torch.Tensor, dim):
 
 def sum(input, dim, keepdim=False, dtype=None):
     out_dtype = dtype if dtype is not None else input.dtype
-    if dtype is None and (input.dtype == torch.bool or not (input.dtype.is_floating_point or input.dtype.is_complex)):
+    integral = not (input.dtype.is_floating_point or input.dtype.is_complex)
+    if dtype is None and integral:
         out_dtype = torch.int64  # torch promotes integer/bool sums to int64
     if out_dtype.is_complex:
         raise NotImplementedError("complex sums are not supported")
