@@ -79,6 +79,10 @@ def _tasks(args: argparse.Namespace) -> int:
             print(f"kernelbenchx: {exc}", file=sys.stderr)
             return 1
         print(f"{task.id}  (entry `{task.entry}`, dtypes {', '.join(task.dtypes)}, difficulty {task.difficulty})")
+        if args.prompt:
+            from harness.prompt import build_prompt
+            print(build_prompt(task), end="")
+            return 0
         print(f"signature: {task.signature}\n")
         print(task.description)
         return 0
@@ -119,6 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     ts.add_argument("filter", nargs="*", help="substrings of task ids to keep")
     ts.add_argument("--category", default=None)
     ts.add_argument("--show", metavar="TASK", help="show one task's signature and description")
+    ts.add_argument("--prompt", action="store_true", help="with --show: print the full prompt a model is given")
     ts.add_argument("--json", action="store_true")
     ts.set_defaults(func=_tasks)
     return parser

@@ -76,6 +76,7 @@ class Evaluator:
         if self.mode == GPU and not torch.cuda.is_available():
             raise RuntimeError("mode 'gpu' asked for, but no CUDA GPU is visible")
         self.references = ReferenceCache()
+        self.results: dict[str, JobResult] = {}  # by job key, after run()
         self._scratch = Path(tempfile.mkdtemp(prefix="kbx-jobs-"))
 
     def _slots(self) -> list[str | None]:
@@ -120,6 +121,7 @@ class Evaluator:
             t.join()
         shutil.rmtree(self._scratch, ignore_errors=True)
         results = [journal.done[j.key] for j in jobs if j.key in journal.done]
+        self.results = {r.key: r for r in results}
         return report.write(self.config.out_dir, results, header)
 
     def _result(self, job: Job, call: StageResult, exe: StageResult, seconds: float = 0.0,

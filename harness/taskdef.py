@@ -48,6 +48,9 @@ class Case:
             if isinstance(v, torch.Tensor):
                 nc = "" if v.is_contiguous() else ",strided"
                 return f"{_dtype_name(v.dtype)}{list(v.shape)}{nc}"
+            if isinstance(v, (tuple, list)) and any(isinstance(x, torch.Tensor) for x in v):
+                inner = ", ".join(fmt(x) for x in v)
+                return f"({inner})" if isinstance(v, tuple) else f"[{inner}]"
             return repr(v)
         parts = [fmt(a) for a in self.args] + [f"{k}={fmt(v)}" for k, v in self.kwargs.items()]
         return f"{self.label}: ({', '.join(parts)})"

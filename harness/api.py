@@ -1,0 +1,82 @@
+"""The Python API the Hugging Face wrappers (``evaluate`` metric, lm-eval task) call: code in,
+flat metric dict out. Everything runs through the same isolated :class:`~harness.runner.Evaluator`
+as the CLI."""
+
+from __future__ import annotations
+
+import tempfile
+from collections import defaultdict
+from math import comb
+from pathlib import Path
+from typing import Sequence
+
+from harness.process import StageLimits
+from harness.runner import Evaluator, RunConfig
+from harness.submissions import load_submissions
+from harness.verdicts import JobResult
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Unbiased pass@k for one task with ``n`` samples of which ``c`` are correct."""
+    if n - c < k:
+        return 1.0
+    return 1.0 - comb(n - c, k) / comb(n, k)
+
+
+def evaluate_code(predictions: Sequence[str | Sequence[str]], references: Sequence[str], *,
+                  seed: int = 0, out_dir: str | Path | None = None, timeout: float | None = None,
+                  mode: str | None = None, workers: int | None = None) -> tuple[dict, list[list[JobResult]]]:
+    """Evaluate ``predictions[i]`` (one code string or several samples) for task ``references[i]``.
+
+    Returns the run summary and, per reference, the results of its samples in order.
+    """
+    if len(predictions) != len(references):
+        raise ValueError(f"{len(predictions)} predictions but {len(references)} references")
+    pairs, owners = [], []
+    for i, (pred, task) in enumerate(zip(predictions, references)):
+        samples = [pred] if isinstance(pred, str) else list(pred)
+        for code in samples:
+            pairs.append((task, code))
+            owners.append(i)
+    jobs = load_submissions(pairs)
+    limits = StageLimits()
+    if timeout:
+        limits.call = limits.exe = float(timeout)
+    with tempfile.TemporaryDirectory(prefix="kbx-run-") as tmp:
+        config = RunConfig(out_dir=Path(out_dir) if out_dir else Path(tmp), seed=seed, mode=mode,
+                           workers=workers, limits=limits)
+        evaluator = Evaluator(config)
+        summary = evaluator.run(jobs)
+    results: list[list[JobResult]] = [[] for _ in references]
+    for owner, job in zip(owners, jobs):
+        results[owner].append(evaluator.results[job.key])
+    return summary, results
+
+
+def metric_dict(summary: dict, results: list[list[JobResult]], references: Sequence[str]) -> dict:
+    """The flat dict the ``evaluate`` metric and lm-eval report."""
+    out: dict = {"call_rate": summary["call_rate"], "exe_rate": summary["exe_rate"], "mode": summary["mode"],
+                 "seed": summary["seed"], "perf": summary["perf"]}
+    n_samples = [len(r) for r in results]
+    if max(n_samples, default=1) > 1:
+        for k in (1, 5, 10):
+            if k <= min(n_samples):
+                scores = [pass_at_k(len(rs), sum(r.exe.ok and r.call.ok for r in rs), k) for rs in results]
+                out[f"pass@{k}"] = round(sum(scores) / len(scores), 4)
+    by_category: dict[str, list[JobResult]] = defaultdict(list)
+    for rs in results:
+        for r in rs:
+            by_category[r.category or "(invalid)"].append(r)
+    for category, rs in sorted(by_category.items()):
+        out[f"exe_rate/{category}"] = round(sum(r.call.ok and r.exe.ok for r in rs) / len(rs), 4)
+        out[f"call_rate/{category}"] = round(sum(r.call.ok for r in rs) / len(rs), 4)
+    out["results"] = [[{"task_id": r.task_id or ref, "verdict": r.verdict, "call": r.call.status,
+                        "exe": r.exe.status, "detail": (r.call.detail if not r.call.ok else r.exe.detail)[-1000:]}
+                       for r in rs] for rs, ref in zip(results, references)]
+    return out
+
+
+def score(predictions: Sequence[str | Sequence[str]], references: Sequence[str], **kwargs) -> dict:
+    """``evaluate_code`` then ``metric_dict``: the one call the wrappers make."""
+    summary, results = evaluate_code(predictions, references, **kwargs)
+    return metric_dict(summary, results, references)

@@ -1,0 +1,86 @@
+"""KernelBench-X metric: runs LLM-generated Triton kernels against the KernelBench-X tasks."""
+
+import os
+
+import datasets
+import evaluate
+
+_CITATION = """\
+@article{kernelbenchx2026,
+  title   = {KernelBenchX},
+  journal = {arXiv preprint arXiv:2605.04956},
+  year    = {2026}
+}
+"""
+
+_DESCRIPTION = """\
+Scores Triton kernels written by a model for KernelBench-X tasks. Each prediction is run in an
+isolated, sandboxed worker process through three stages: call (the code imports and its entry
+function runs on the task's inputs), exe (outputs match the PyTorch reference on fresh seeded inputs
+and edge cases, and the work was done by Triton kernels rather than PyTorch), and, on a GPU, perf.
+Without a GPU, call and exe run in Triton's CPU interpreter and the result says so (`mode`).
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions: list of candidates, one per reference: a code string, or a list of code strings
+        (several samples of one task, for pass@k). Markdown fences are stripped.
+    references: list of task ids (`"Activation/gelu.py"`, `"Activation/gelu"` or `"gelu"`).
+    seed: seed of the test inputs (default 0); the same seed gives the same verdicts.
+    timeout: seconds allowed for each of the call and exe stages of one sample (default 300).
+    mode: "gpu" or "interpreter" (default: gpu when CUDA is available).
+Returns:
+    call_rate, exe_rate: shares of samples passing call and exe;
+    pass@k: for k in 1, 5, 10 when every reference has at least k samples;
+    exe_rate/<Category>, call_rate/<Category>: the same per category;
+    mode, seed, perf: how the verdicts were made;
+    results: per reference, per sample: task_id, verdict, call, exe, detail.
+Examples:
+    >>> import os, evaluate, harness
+    >>> os.environ["HF_ALLOW_CODE_EVAL"] = "1"
+    >>> metric = evaluate.load(harness.metric_path())
+    >>> from datasets import load_dataset
+    >>> row = load_dataset(harness.dataset_path(), "Activation", split="test")[0]
+    >>> out = metric.compute(predictions=[row["solution"]], references=[row["task_id"]])
+    >>> out["exe_rate"]
+    1.0
+"""
+
+_WARNING = """
+################################################################################
+                                  !!!WARNING!!!
+################################################################################
+The KernelBench-X metric executes untrusted model-generated code. The harness runs each
+prediction in a separate, sandboxed process (Landlock where the kernel supports it, time and
+memory limits), but no sandbox is perfect: review the isolation notes in the project README.
+Once you have read this disclaimer and taken appropriate precautions, set the environment
+variable HF_ALLOW_CODE_EVAL="1". Within Python you can do this with:
+
+>>> import os
+>>> os.environ["HF_ALLOW_CODE_EVAL"] = "1"
+################################################################################\
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class KernelBenchX(evaluate.Metric):
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=[
+                datasets.Features({"predictions": datasets.Sequence(datasets.Value("string")),
+                                   "references": datasets.Value("string")}),
+                datasets.Features({"predictions": datasets.Value("string"), "references": datasets.Value("string")}),
+            ],
+            homepage="https://arxiv.org/abs/2605.04956",
+            reference_urls=["https://arxiv.org/abs/2605.04956"],
+        )
+
+    def _compute(self, predictions, references, seed=0, timeout=None, mode=None):
+        if os.getenv("HF_ALLOW_CODE_EVAL", "0") != "1":
+            raise ValueError(_WARNING)
+        from harness.api import score
+
+        return score(predictions, references, seed=seed, timeout=timeout, mode=mode)

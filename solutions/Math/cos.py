@@ -1,0 +1,25 @@
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _cos_kernel(x_ptr, y_ptr, n_elements, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offsets = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)  # int64: inputs can exceed 2**31
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask).to(tl.float32)
+    # tl.cos is the accurate device cosine (full-range argument reduction), so large arguments
+    # keep float32 accuracy; ±inf and NaN give NaN.
+    y = tl.cos(x)
+    tl.store(y_ptr + offsets, y.to(y_ptr.dtype.element_ty), mask=mask)
+
+
+def cos(input_tensor: torch.Tensor) -> torch.Tensor:
+    x = input_tensor.contiguous()
+    y = torch.empty_like(x)
+    n = x.numel()
+    if n:
+        BLOCK = 1024
+        _cos_kernel[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)
+    return y.view(input_tensor.shape)

@@ -1,0 +1,34 @@
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _rsqrt_kernel(x_ptr, y_ptr, n_elements, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offsets = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)  # int64: inputs can exceed 2**31
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask, other=1.0)
+    # 1/sqrt(x) keeps the IEEE edge cases: NaN for x < 0, +-inf for +-0 (sqrt(-0) = -0), 0 for
+    # +inf. The reverse order sqrt(1/x) would turn -0 into sqrt(-inf) = NaN.
+    y = 1.0 / tl.sqrt_rn(x)
+    tl.store(y_ptr + offsets, y, mask=mask)
+
+
+def rsqrt(input: torch.Tensor, out=None) -> torch.Tensor:
+    x = input.contiguous()
+    if out is not None and out.shape != input.shape:
+        out.resize_(input.shape)
+    # Write straight into `out` when it is a dense float32 buffer; otherwise (a strided view)
+    # compute into a scratch tensor and copy.
+    direct = out is not None and out.dtype == x.dtype and out.is_contiguous()
+    y = out if direct else torch.empty_like(x)
+    n = x.numel()
+    if n:
+        BLOCK = 1024
+        _rsqrt_kernel[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)
+    if out is None:
+        return y.view(input.shape)
+    if not direct:
+        out.copy_(y.view(input.shape))
+    return out

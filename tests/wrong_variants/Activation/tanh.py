@@ -1,0 +1,13 @@
+"""Plausible wrong versions of solutions/Activation/tanh.py: each must fail exe."""
+
+VARIANTS = {
+    "sign not restored for negative inputs": ("big = tl.where(x < 0.0, -big, big)", "big = big"),
+    "(e^2x - 1) / (e^2x + 1): inf/inf = NaN for large |x|": (
+        "big = 1.0 - 2.0 / (tl.exp(2.0 * ax) + 1.0)",
+        "big = (tl.exp(2.0 * ax) - 1.0) / (tl.exp(2.0 * ax) + 1.0)"),
+    "wrong sign of the last polynomial coefficient": ("p = p * z - 3.33332819422e-1", "p = p * z + 3.33332819422e-1"),
+    "out_tensor not written when it is strided": ("        out.copy_(y)\n", "        pass\n"),
+    "out_tensor ignored: a new tensor is returned": [
+        ("direct = out is not None and", "direct = False and"),
+        ("    if out is None:\n", "    if True:\n")],
+}

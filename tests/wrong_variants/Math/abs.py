@@ -1,0 +1,9 @@
+"""Plausible wrong versions of solutions/Math/abs.py: each must fail exe."""
+
+VARIANTS = {
+    "relu instead of abs (negatives clamped to 0)": ("tl.abs(x)", "tl.maximum(x, 0.0)"),
+    "mask drops the last element": ("mask = offsets < n_elements", "mask = offsets < n_elements - 1"),
+    "non-contiguous out never written": ("        out.copy_(y)\n", "        pass\n"),
+    "returns a new tensor instead of out": ("    if out is None:\n        return y.view(input_tensor.shape)",
+                                            "    if True:\n        return y.view(input_tensor.shape)"),
+}

@@ -1,0 +1,12 @@
+"""Plausible wrong versions of solutions/Math/trunc.py: each must fail exe."""
+
+VARIANTS = {
+    "floor for every sign (rounds negatives down)": ("tl.where(x < 0.0, tl.ceil(x), tl.floor(x))", "tl.floor(x)"),
+    "truncation through an int32 cast": ("tl.where(x < 0.0, tl.ceil(x), tl.floor(x))",
+                                         "x.to(tl.int32).to(tl.float32)"),
+    "truncation through an int64 cast": ("tl.where(x < 0.0, tl.ceil(x), tl.floor(x))",
+                                         "x.to(tl.int64).to(tl.float32)"),
+    "ceil/floor swapped": ("tl.where(x < 0.0, tl.ceil(x), tl.floor(x))", "tl.where(x < 0.0, tl.floor(x), tl.ceil(x))"),
+    "strided out= never written": ("        out.copy_(y.view(input.shape))\n", "        pass\n"),
+    "mask drops the last element": ("mask = offsets < n_elements", "mask = offsets < n_elements - 1"),
+}
