@@ -113,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--timeout", type=float, default=None, help="seconds allowed for each of the call and exe stages")
     ev.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
     ev.add_argument("--gpus", default=None, help="comma-separated GPU indices (default: all visible)")
-    ev.add_argument("--workers", type=int, default=None, help="parallel interpreter workers (CPU mode)")
+    ev.add_argument("--workers", type=int, default=None, help="parallel workers: interpreter workers on CPU, workers per GPU on GPU (default: by CPU cores, at most 4)")
     ev.add_argument("--interpret", action="store_true", help="use Triton's CPU interpreter even if a GPU is present")
     ev.add_argument("--keep-job-dirs", action="store_true", help="keep each worker's temp dir (debugging)")
     ev.add_argument("-q", "--quiet", action="store_true", help="no progress bar")

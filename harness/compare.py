@@ -98,13 +98,13 @@ def compare_tensors(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance | None,
 
 
 def _compare_complex(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance | None, where: str) -> str | None:
+    """Complex values: real and imaginary parts under the float rules (NaN/inf positions, degenerate
+    outputs, tolerance scaled by the RMS of the reference's components)."""
     if not out.is_complex():
         return f"{where}: expected complex values, got {out.dtype}"
     real_tol = tol or tolerance_for(torch.float32)
-    err = (out.to(torch.complex128) - ref.to(torch.complex128)).abs()
-    scale = ref.abs().double().square().mean().sqrt().item() or 1.0
-    bad = err > real_tol.atol * scale + real_tol.rtol * ref.abs().double()
-    return _summary(where, out.abs(), ref.abs(), bad) if bad.any() else None
+    return compare_tensors(torch.view_as_real(out.resolve_conj()), torch.view_as_real(ref.resolve_conj()),
+                           real_tol, where)
 
 
 def _trivial_output(out: torch.Tensor, ref: torch.Tensor, where: str) -> str | None:
@@ -154,6 +154,9 @@ def judge_call(candidate: CallRecord, reference: CallRecord, tolerances: dict | 
         if want is not None and got != want:
             arg = f"argument {want}" if not want.isdigit() else f"positional argument {want}"
             return f"output leaf {i} must be {arg} itself (in-place / out= semantics), got a new tensor"
+        if want is None and got is not None:
+            return (f"output leaf {i} shares memory with argument {got}, but the reference returns a new "
+                    "tensor (return a copy, not a view of the input)")
     for i, (got, want) in enumerate(zip(candidate.args_after, reference.args_after)):
         msg = compare_outputs(got, want, tolerances, where=f"argument {i} after the call")
         if msg:

@@ -63,7 +63,7 @@ def judge_outputs(task: Task, cases: list[Case], expected: list[CallRecord], job
     for rec in records:
         index, cfg = rec["case"], rec["config"]
         where = f"case {cases[index].describe()}" + (f" with config {configs[cfg]}" if configs[cfg] else "")
-        if rec["launches"] == 0 and _has_work(cases[index]):
+        if rec["launches"] == 0 and _has_work(cases[index], expected[index]):
             return StageResult(INTEGRITY, f"no_triton_launch - no Triton kernel was launched in {where}")
         if rec["torch_ops"]:
             ops = ", ".join(rec["torch_ops"][:4])
@@ -79,10 +79,16 @@ def judge_outputs(task: Task, cases: list[Case], expected: list[CallRecord], job
     return StageResult(OK)
 
 
-def _has_work(case: Case) -> bool:
-    """Empty inputs need no kernel launch (a correct wrapper may return early)."""
-    tensors = tensor_leaves(list(case.args) + list(case.kwargs.values()))
-    return not tensors or any(t.numel() > 0 for t in tensors)
+def _has_work(case: Case, expected: CallRecord) -> bool:
+    """Whether a correct wrapper must launch a kernel: not when the expected output is empty, nor
+    when every input is empty (filling a freshly allocated result, e.g. the sum over an empty dim, is
+    allocation); yes for non-empty outputs made from non-empty inputs, or from no tensors at all
+    (random numbers, ranges)."""
+    inputs = tensor_leaves(list(case.args) + [v for k, v in case.kwargs.items() if not k.startswith("out")])
+    outputs = tensor_leaves(expected.output)
+    if outputs and all(t.numel() == 0 for t in outputs):
+        return False
+    return not inputs or any(t.numel() > 0 for t in inputs)
 
 
 def _to_device(rec: dict, ref: CallRecord) -> dict:

@@ -39,7 +39,7 @@ class RunConfig:
     resume: bool = False
     mode: str | None = None            # "gpu" | "interpreter"; None = gpu when CUDA is available
     gpus: list[int] | None = None      # GPU indices (default: all visible)
-    workers: int | None = None         # interpreter workers (default: CPU cores, at most 4)
+    workers: int | None = None         # interpreter workers, or workers per GPU (default: by CPU cores, at most 4)
     limits: StageLimits = field(default_factory=StageLimits)
     memory_limit: int | None = 8 << 30  # address-space cap per interpreter worker
     keep_job_dirs: bool = False
@@ -83,7 +83,10 @@ class Evaluator:
         """One entry per concurrent worker: the GPU index it owns, or None for interpreter workers."""
         if self.mode == GPU:
             gpus = self.config.gpus if self.config.gpus is not None else list(range(torch.cuda.device_count()))
-            return [str(g) for g in gpus]
+            # call/exe do not time anything, so several workers may share a GPU (each compiles on the
+            # CPU most of the time); a timed stage will need a GPU to itself.
+            per_gpu = self.config.workers or max(1, min(4, (os.cpu_count() or 1) // max(len(gpus), 1)))
+            return [str(g) for g in gpus for _ in range(per_gpu)]
         n = self.config.workers or min(os.cpu_count() or 1, 4)
         return [None] * max(1, n)
 

@@ -81,6 +81,11 @@ class Task:
     def custom_check(self) -> Callable[[Case, Any, Any], str | None] | None:
         return getattr(self.module, "check", None)
 
+    @property
+    def check_note(self) -> str | None:
+        """What a custom checker checks instead of plain comparison, and why."""
+        return getattr(self.module, "CHECK_NOTE", None)
+
     @cached_property
     def source_hash(self) -> str:
         return hashlib.sha256(self.path.read_bytes()).hexdigest()[:16]

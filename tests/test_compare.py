@@ -57,3 +57,12 @@ def test_low_precision_tolerances():
     ref = REF.to(torch.bfloat16)
     assert compare_outputs((ref.float() * (1 + 2 ** -8)).to(torch.bfloat16), ref) is None
     assert compare_outputs((ref.float() * 1.05).to(torch.bfloat16), ref) is not None
+
+
+def test_complex_values_nan_and_tolerance():
+    ref = torch.complex(REF, REF.flip(0))
+    assert compare_outputs(ref.clone(), ref) is None
+    assert compare_outputs(ref * (1 + 5e-5), ref) is None
+    assert "elements differ" in compare_outputs(ref * 1.01, ref)
+    assert "NaN" in compare_outputs(torch.full_like(ref, complex("nan+nanj")), ref)
+    assert "all zeros" in compare_outputs(torch.zeros_like(ref), ref)

@@ -74,3 +74,8 @@ def test_summary_says_how_verdicts_were_made(solutions_run):
         assert "interpreter" in summary["verdict_note"]
     assert summary["sandbox"], "the sandbox level in force must be reported"
     assert "all" in stdout and "exe" in stdout
+
+
+def test_custom_checkers_say_what_they_check():
+    missing = [t.id for t in all_tasks().values() if t.custom_check is not None and not t.check_note]
+    assert not missing, f"tasks with a custom check but no CHECK_NOTE: {missing}"

@@ -27,50 +27,41 @@ def _mul_scalar_kernel(a_ptr, s, y_ptr, n_elements, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def _mul_strided_kernel(a_ptr, b_ptr, y_ptr, n_elements,
-                        S1, S2, S3, S4, S5,
-                        A0, A1, A2, A3, A4, A5,
-                        B0, B1, B2, B3, B4, B5,
-                        NDIM: tl.constexpr, BLOCK: tl.constexpr):
-    # General case: the output is dense with (collapsed) shape [S0, ..., S(NDIM-1)]; a and b are
-    # read through their own element strides, which are 0 along broadcast dimensions. The flat
-    # output index is split into coordinates from the last dimension backwards.
-    pid = tl.program_id(0)
-    offsets = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
-    mask = offsets < n_elements
-    rem = offsets
-    a_off = tl.zeros_like(offsets)
-    b_off = tl.zeros_like(offsets)
-    if NDIM > 5:
-        i = rem % S5
-        rem = rem // S5
-        a_off += i * A5
-        b_off += i * B5
-    if NDIM > 4:
-        i = rem % S4
-        rem = rem // S4
-        a_off += i * A4
-        b_off += i * B4
-    if NDIM > 3:
-        i = rem % S3
-        rem = rem // S3
-        a_off += i * A3
-        b_off += i * B3
-    if NDIM > 2:
-        i = rem % S2
-        rem = rem // S2
-        a_off += i * A2
-        b_off += i * B2
-    if NDIM > 1:
-        i = rem % S1
-        rem = rem // S1
-        a_off += i * A1
-        b_off += i * B1
-    a_off += rem * A0
-    b_off += rem * B0
-    a = tl.load(a_ptr + a_off, mask=mask).to(tl.float32)
-    b = tl.load(b_ptr + b_off, mask=mask).to(tl.float32)
-    tl.store(y_ptr + offsets, (a * b).to(y_ptr.dtype.element_ty), mask=mask)
+def _peel(rem, a_off, b_off, size, sa, sb):
+    # Split one leading coordinate off the row indices and add its offsets in a and b.
+    i = rem % size
+    return rem // size, a_off + i * sa, b_off + i * sb
+
+
+@triton.jit
+def _mul_strided_kernel(a_ptr, b_ptr, y_ptr, n_rows, n_cols, n_col_blocks,
+                        S1, S2, S3, S4,
+                        A0, A1, A2, A3, A4, A_last,
+                        B0, B1, B2, B3, B4, B_last,
+                        BR: tl.constexpr, BC: tl.constexpr):
+    # General case: the output is dense with (collapsed) shape [S0, S1, S2, S3, S4, n_cols], seen
+    # as n_rows x n_cols; a and b are read through their own element strides, which are 0 along
+    # broadcast dimensions. Each program handles a BR x BC tile: the leading coordinates are split
+    # off once per row, so the columns need no integer division.
+    pid = tl.program_id(0).to(tl.int64)  # int64: sizes and offsets can exceed 2**31
+    rb = pid // n_col_blocks
+    cb = pid - rb * n_col_blocks
+    rows = rb * BR + tl.arange(0, BR)
+    cols = cb * BC + tl.arange(0, BC)
+    rem = rows
+    a_row = tl.zeros_like(rows)
+    b_row = tl.zeros_like(rows)
+    rem, a_row, b_row = _peel(rem, a_row, b_row, S4, A4, B4)
+    rem, a_row, b_row = _peel(rem, a_row, b_row, S3, A3, B3)
+    rem, a_row, b_row = _peel(rem, a_row, b_row, S2, A2, B2)
+    rem, a_row, b_row = _peel(rem, a_row, b_row, S1, A1, B1)
+    a_row += rem * A0
+    b_row += rem * B0
+    mask = (rows < n_rows)[:, None] & (cols < n_cols)[None, :]
+    a = tl.load(a_ptr + (a_row[:, None] + cols[None, :] * A_last), mask=mask).to(tl.float32)
+    b = tl.load(b_ptr + (b_row[:, None] + cols[None, :] * B_last), mask=mask).to(tl.float32)
+    y_off = rows[:, None] * n_cols + cols[None, :]
+    tl.store(y_ptr + y_off, (a * b).to(y_ptr.dtype.element_ty), mask=mask)
 
 
 def _broadcast_shape(s1, s2):
@@ -106,13 +97,17 @@ def _launch_strided(a, b, y):
     if len(dims) > MAX_DIMS:  # rare layouts: make the operands dense, keeping 0-strides for broadcast
         a, b = a.contiguous(), b.contiguous()
         dims = _collapse(y.shape, a.stride(), b.stride())
-    sizes = [d[0] for d in dims] + [1] * (MAX_DIMS - len(dims))
-    sa = [d[1] for d in dims] + [0] * (MAX_DIMS - len(dims))
-    sb = [d[2] for d in dims] + [0] * (MAX_DIMS - len(dims))
-    n = y.numel()
-    BLOCK = 1024
-    _mul_strided_kernel[(triton.cdiv(n, BLOCK),)](a, b, y, n, *sizes[1:], *sa, *sb,
-                                                  NDIM=len(dims), BLOCK=BLOCK)
+    lead, (n_cols, a_last, b_last) = dims[:-1], dims[-1]
+    lead = [(1, 0, 0)] * (MAX_DIMS - 1 - len(lead)) + lead
+    sizes, sa, sb = (list(t) for t in zip(*lead))
+    n_rows = y.numel() // n_cols
+    # Tiles of ~4096 elements: wide along the last dimension, several rows when rows are short.
+    BC = min(1024, triton.next_power_of_2(n_cols))
+    BR = min(triton.next_power_of_2(n_rows), max(1, 4096 // BC))
+    n_col_blocks = triton.cdiv(n_cols, BC)
+    grid = (triton.cdiv(n_rows, BR) * n_col_blocks,)
+    _mul_strided_kernel[grid](a, b, y, n_rows, n_cols, n_col_blocks, *sizes[1:], *sa, a_last,
+                              *sb, b_last, BR=BR, BC=BC)
 
 
 def mul_bf16(input: torch.Tensor, other) -> torch.Tensor:

@@ -7,12 +7,14 @@ _PADDING = {"zeros": 0, "border": 1, "reflection": 2}
 
 
 @triton.jit
-def _unnormalize(coord, size, ALIGN: tl.constexpr):
+def _unnormalize(coord, size_f, ALIGN: tl.constexpr):
     # [-1, 1] -> pixel coordinates: corner-pixel centres (align) or image edges (not align).
+    # Sizes come in as host floats: an int argument equal to 1 is specialised to a constexpr on
+    # the GPU, which has no .to().
     if ALIGN:
-        return (coord + 1.0) * 0.5 * (size - 1).to(tl.float32)
+        return (coord + 1.0) * 0.5 * (size_f - 1.0)
     else:
-        return ((coord + 1.0) * size.to(tl.float32) - 1.0) * 0.5
+        return ((coord + 1.0) * size_f - 1.0) * 0.5
 
 
 @triton.jit
@@ -28,16 +30,16 @@ def _reflect(x, lo, span):
 
 
 @triton.jit
-def _pad_coord(x, size, PADDING: tl.constexpr, ALIGN: tl.constexpr):
+def _pad_coord(x, size_f, PADDING: tl.constexpr, ALIGN: tl.constexpr):
     # padding_mode applied to a pixel coordinate (zeros: unchanged; bounds are checked at the read).
     if PADDING == 1:
-        x = tl.minimum(tl.maximum(x, 0.0), (size - 1).to(tl.float32))
+        x = tl.minimum(tl.maximum(x, 0.0), size_f - 1.0)
     elif PADDING == 2:
         if ALIGN:
-            x = _reflect(x, 0.0, (size - 1).to(tl.float32))
+            x = _reflect(x, 0.0, size_f - 1.0)
         else:
-            x = _reflect(x, -0.5, size.to(tl.float32))
-        x = tl.minimum(tl.maximum(x, 0.0), (size - 1).to(tl.float32))
+            x = _reflect(x, -0.5, size_f)
+        x = tl.minimum(tl.maximum(x, 0.0), size_f - 1.0)
     return x
 
 
@@ -63,18 +65,19 @@ def _read(x_ptr, base, yi, xi, H, W, sxh, sxw, mask):
 
 
 @triton.jit
-def _cubic_row(x_ptr, base, yi, xt, H, W, sxh, sxw, mask, w0, w1, w2, w3,
+def _cubic_row(x_ptr, base, yi, xt, H, W, Wf, sxh, sxw, mask, w0, w1, w2, w3,
                PADDING: tl.constexpr, ALIGN: tl.constexpr):
     # One row of 4 bicubic taps at integer x positions xt-1..xt+2, each mapped by the padding mode.
-    r = w0 * _read(x_ptr, base, yi, _pad_coord(xt - 1.0, W, PADDING, ALIGN).to(tl.int32), H, W, sxh, sxw, mask)
-    r += w1 * _read(x_ptr, base, yi, _pad_coord(xt, W, PADDING, ALIGN).to(tl.int32), H, W, sxh, sxw, mask)
-    r += w2 * _read(x_ptr, base, yi, _pad_coord(xt + 1.0, W, PADDING, ALIGN).to(tl.int32), H, W, sxh, sxw, mask)
-    r += w3 * _read(x_ptr, base, yi, _pad_coord(xt + 2.0, W, PADDING, ALIGN).to(tl.int32), H, W, sxh, sxw, mask)
+    r = w0 * _read(x_ptr, base, yi, _pad_coord(xt - 1.0, Wf, PADDING, ALIGN).to(tl.int32), H, W, sxh, sxw, mask)
+    r += w1 * _read(x_ptr, base, yi, _pad_coord(xt, Wf, PADDING, ALIGN).to(tl.int32), H, W, sxh, sxw, mask)
+    r += w2 * _read(x_ptr, base, yi, _pad_coord(xt + 1.0, Wf, PADDING, ALIGN).to(tl.int32), H, W, sxh, sxw, mask)
+    r += w3 * _read(x_ptr, base, yi, _pad_coord(xt + 2.0, Wf, PADDING, ALIGN).to(tl.int32), H, W, sxh, sxw, mask)
     return r
 
 
 @triton.jit
-def _affine_grid_sample_kernel(x_ptr, th_ptr, y_ptr, total, C, H, W, HO, WO,
+def _affine_grid_sample_kernel(x_ptr, th_ptr, y_ptr, total, C, H, W, Hf, Wf, HO, WO,
+                               bx_step, bx_off, by_step, by_off,
                                sxn, sxc, sxh, sxw, stn, str_, stc,
                         MODE: tl.constexpr, PADDING: tl.constexpr, ALIGN: tl.constexpr,
                         BLOCK: tl.constexpr):
@@ -88,16 +91,10 @@ def _affine_grid_sample_kernel(x_ptr, th_ptr, y_ptr, total, C, H, W, HO, WO,
     t = p // WO
     i = t % HO
     n = t // HO
-    # affine_grid base coordinates: pixel centres (not align) or corner pixels (align) in [-1, 1];
-    # a size of 1 gives 0.
-    jf = j.to(tl.float32)
-    i_f = i.to(tl.float32)
-    if ALIGN:
-        bx = tl.where(WO > 1, jf * 2.0 / tl.maximum(WO - 1, 1).to(tl.float32) - 1.0, 0.0)
-        by = tl.where(HO > 1, i_f * 2.0 / tl.maximum(HO - 1, 1).to(tl.float32) - 1.0, 0.0)
-    else:
-        bx = tl.where(WO > 1, (2.0 * jf + 1.0) / WO.to(tl.float32) - 1.0, 0.0)
-        by = tl.where(HO > 1, (2.0 * i_f + 1.0) / HO.to(tl.float32) - 1.0, 0.0)
+    # affine_grid base coordinates, affine in the output index: x_j = j * bx_step + bx_off
+    # (steps/offsets from the host, see _base_line).
+    bx = j.to(tl.float32) * bx_step + bx_off
+    by = i.to(tl.float32) * by_step + by_off
     tb = th_ptr + n * stn
     t00 = tl.load(tb, mask=mask, other=0.0).to(tl.float32)
     t01 = tl.load(tb + stc, mask=mask, other=0.0).to(tl.float32)
@@ -107,13 +104,13 @@ def _affine_grid_sample_kernel(x_ptr, th_ptr, y_ptr, total, C, H, W, HO, WO,
     t12 = tl.load(tb + str_ + 2 * stc, mask=mask, other=0.0).to(tl.float32)
     gx = t00 * bx + t01 * by + t02
     gy = t10 * bx + t11 * by + t12
-    ix = _unnormalize(gx, W, ALIGN)
-    iy = _unnormalize(gy, H, ALIGN)
+    ix = _unnormalize(gx, Wf, ALIGN)
+    iy = _unnormalize(gy, Hf, ALIGN)
     ybase = n * C * HO * WO + i * WO + j  # y is contiguous (N, C, HO, WO)
     xbase = n * sxn
     if MODE == 0:  # bilinear on the padded coordinate
-        ix = _pad_coord(ix, W, PADDING, ALIGN)
-        iy = _pad_coord(iy, H, PADDING, ALIGN)
+        ix = _pad_coord(ix, Wf, PADDING, ALIGN)
+        iy = _pad_coord(iy, Hf, PADDING, ALIGN)
         fx = tl.floor(ix)
         fy = tl.floor(iy)
         tx = ix - fx
@@ -132,8 +129,8 @@ def _affine_grid_sample_kernel(x_ptr, th_ptr, y_ptr, total, C, H, W, HO, WO,
             v += w_se * _read(x_ptr, base, y0 + 1, x0 + 1, H, W, sxh, sxw, mask)
             tl.store(y_ptr + ybase + c * HO * WO, v.to(y_ptr.dtype.element_ty), mask=mask)
     elif MODE == 1:  # nearest on the padded coordinate, rounding halves to even (nearbyint)
-        ix = _pad_coord(ix, W, PADDING, ALIGN)
-        iy = _pad_coord(iy, H, PADDING, ALIGN)
+        ix = _pad_coord(ix, Wf, PADDING, ALIGN)
+        iy = _pad_coord(iy, Hf, PADDING, ALIGN)
         fx = tl.floor(ix)
         fy = tl.floor(iy)
         dx = ix - fx  # exact
@@ -152,17 +149,27 @@ def _affine_grid_sample_kernel(x_ptr, th_ptr, y_ptr, total, C, H, W, HO, WO,
         fy = tl.floor(iy)
         wx0, wx1, wx2, wx3 = _cubic_weights(ix - fx)
         wy0, wy1, wy2, wy3 = _cubic_weights(iy - fy)
-        y_m1 = _pad_coord(fy - 1.0, H, PADDING, ALIGN).to(tl.int32)
-        y_0 = _pad_coord(fy, H, PADDING, ALIGN).to(tl.int32)
-        y_p1 = _pad_coord(fy + 1.0, H, PADDING, ALIGN).to(tl.int32)
-        y_p2 = _pad_coord(fy + 2.0, H, PADDING, ALIGN).to(tl.int32)
+        y_m1 = _pad_coord(fy - 1.0, Hf, PADDING, ALIGN).to(tl.int32)
+        y_0 = _pad_coord(fy, Hf, PADDING, ALIGN).to(tl.int32)
+        y_p1 = _pad_coord(fy + 1.0, Hf, PADDING, ALIGN).to(tl.int32)
+        y_p2 = _pad_coord(fy + 2.0, Hf, PADDING, ALIGN).to(tl.int32)
         for c in range(0, C):
             base = xbase + c * sxc
-            v = wy0 * _cubic_row(x_ptr, base, y_m1, fx, H, W, sxh, sxw, mask, wx0, wx1, wx2, wx3, PADDING, ALIGN)
-            v += wy1 * _cubic_row(x_ptr, base, y_0, fx, H, W, sxh, sxw, mask, wx0, wx1, wx2, wx3, PADDING, ALIGN)
-            v += wy2 * _cubic_row(x_ptr, base, y_p1, fx, H, W, sxh, sxw, mask, wx0, wx1, wx2, wx3, PADDING, ALIGN)
-            v += wy3 * _cubic_row(x_ptr, base, y_p2, fx, H, W, sxh, sxw, mask, wx0, wx1, wx2, wx3, PADDING, ALIGN)
+            v = wy0 * _cubic_row(x_ptr, base, y_m1, fx, H, W, Wf, sxh, sxw, mask, wx0, wx1, wx2, wx3, PADDING, ALIGN)
+            v += wy1 * _cubic_row(x_ptr, base, y_0, fx, H, W, Wf, sxh, sxw, mask, wx0, wx1, wx2, wx3, PADDING, ALIGN)
+            v += wy2 * _cubic_row(x_ptr, base, y_p1, fx, H, W, Wf, sxh, sxw, mask, wx0, wx1, wx2, wx3, PADDING, ALIGN)
+            v += wy3 * _cubic_row(x_ptr, base, y_p2, fx, H, W, Wf, sxh, sxw, mask, wx0, wx1, wx2, wx3, PADDING, ALIGN)
             tl.store(y_ptr + ybase + c * HO * WO, v.to(y_ptr.dtype.element_ty), mask=mask)
+
+
+def _base_line(n, align_corners):
+    """(step, offset) of affine_grid's normalised base coordinates along an axis of n pixels:
+    corner pixels at -1 and 1 (align_corners) or pixel centres (2j + 1) / n - 1; 0 when n == 1."""
+    if n <= 1:
+        return 0.0, 0.0
+    if align_corners:
+        return 2.0 / (n - 1), -1.0
+    return 2.0 / n, 1.0 / n - 1.0
 
 
 def grid_sample_with_affine(input, theta, size, mode="bilinear", padding_mode="zeros", align_corners=False):
@@ -180,6 +187,7 @@ def grid_sample_with_affine(input, theta, size, mode="bilinear", padding_mode="z
     if total and C:
         BLOCK = 256
         _affine_grid_sample_kernel[(triton.cdiv(total, BLOCK),)](
-            input, theta, y, total, C, H, W, HO, WO, *input.stride(), *theta.stride(),
+            input, theta, y, total, C, H, W, float(H), float(W), HO, WO,
+            *_base_line(WO, align_corners), *_base_line(HO, align_corners), *input.stride(), *theta.stride(),
             MODE=_MODES[mode], PADDING=_PADDING[padding_mode], ALIGN=bool(align_corners), BLOCK=BLOCK)
     return y

@@ -33,7 +33,7 @@ not be modified.
 # Each output sums up to K = C_in / groups * kH * kW products in float32 in an order that differs
 # between implementations (and cuDNN's algorithms). The error grows like sqrt(K) * eps32 * (RMS of
 # the output): on these cases (K <= 432) a tiled tl.dot kernel and PyTorch's CPU path stay within
-# ~2e-6 of the RMS of the float64 result. atol = 5e-5 of the RMS leaves room for other GPU
+# 1e-6 of the RMS of the float64 result. atol = 5e-5 of the RMS leaves room for other GPU
 # algorithms, while a real bug (one missing tap or channel) changes outputs by >= ~5e-2 of the RMS.
 TOLERANCE = {torch.float32: Tolerance(atol=5e-5, rtol=1e-4)}
 

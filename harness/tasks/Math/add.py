@@ -29,10 +29,14 @@ def reference(input, other, alpha=1, out=None):
 
 def cases(g: Inputs):
     inf, nan = float("inf"), float("nan")
-    a = g.tensor([0.0, -0.0, 1.0, -1.0, 1e30, -1e30, inf, -inf, inf, nan, 3.5, 1e-30, 7.0])
-    b = g.tensor([0.0, 0.0, -1.0, 2.0, 1e30, 1e30, 1.0, 5.0, -inf, 1.0, nan, -1e-30, -3.5])
+    # Edge lists are grouped by magnitude: the comparison scale is the RMS of the reference.
+    a = g.tensor([0.0, -0.0, 1.0, -1.0, 2.5, -4.0, inf, -inf, inf, nan, 3.5, 0.125, 7.0])
+    b = g.tensor([0.0, 0.0, -1.0, 2.0, -2.5, 1.0, 1.0, 5.0, -inf, 1.0, nan, -0.125, -3.5])
     yield Case("edge-values", a, b)
     yield Case("edge-values-alpha", a, b, alpha=0.5)
+    big_a = g.tensor([1e30, -1e30, 3e38, -3e38, 1e-30, 1e38])
+    big_b = g.tensor([1e30, 1e30, 3e38, 1e38, -1e-30, -1e38])
+    yield Case("extreme-values", big_a, big_b, alpha=1.5)
     yield Case("same-shape-odd", g.randn(1003), g.randn(1003))
     yield Case("alpha-negative", g.randn(33, 65), g.uniform(33, 65, low=-4.0, high=4.0), alpha=-2.5)
     yield Case("alpha-int", g.heavy_tailed(3, 37, 129, scale=2.0), g.randn(3, 37, 129), alpha=3)

@@ -37,34 +37,34 @@ def cases(g: Inputs):
     i32 = torch.int32
     big = 2**31
 
+    def ints(*shape, low=-big, high=big):
+        return g.randint(low, high, *shape, dtype=i32)
+
     def bools(*shape):
         return g.randint(0, 2, *shape, dtype=torch.bool)
 
     yield Case("int32-edge-values",
                g.tensor([0, -1, -1, 2**31 - 1, -2**31, 0x0F0F0F0F, -2, 255, 7, 12345678], dtype=i32),
                g.tensor([-1, -1, 0, -1, -1, -0x0F0F0F10, 3, -256, 5, -87654321], dtype=i32))
-    yield Case("int32-full-range", g.randint(-big, big, 4099, dtype=i32), g.randint(-big, big, 4099, dtype=i32))
-    yield Case("int32-small-3d", g.randint(-64, 64, 3, 37, 129, dtype=i32), g.randint(0, 128, 3, 37, 129, dtype=i32))
-    yield Case("int32-broadcast-row", g.randint(-big, big, 40, 129, dtype=i32), g.randint(-big, big, 129, dtype=i32))
-    yield Case("int32-broadcast-both", g.randint(-1000, 1000, 37, 1, dtype=i32), g.randint(-1000, 1000, 1, 65, dtype=i32))
-    yield Case("int32-zero-dim-other", g.randint(-big, big, 31, 7, dtype=i32), g.tensor(0x5A5A5A5A, dtype=i32))
-    yield Case("int32-python-int-other", g.randint(-big, big, 2049, dtype=i32), 0x00FF00FF)
-    yield Case("int32-strided-transposed", g.strided(g.randint(-big, big, 48, 97, dtype=i32)),
-               g.transposed(g.randint(-big, big, 48, 97, dtype=i32)))
-    yield Case("int32-broadcast-5d", g.randint(-big, big, 2, 3, 1, 5, 7, dtype=i32), g.randint(-big, big, 3, 4, 1, 7, dtype=i32))
+    yield Case("int32-full-range", ints(4099), ints(4099))
+    yield Case("int32-small-3d", ints(3, 37, 129, low=-64, high=64), ints(3, 37, 129, low=0, high=128))
+    yield Case("int32-broadcast-row", ints(40, 129), ints(129))
+    yield Case("int32-broadcast-both", ints(37, 1, low=-1000, high=1000), ints(1, 65, low=-1000, high=1000))
+    yield Case("int32-zero-dim-other", ints(31, 7), g.tensor(0x5A5A5A5A, dtype=i32))
+    yield Case("int32-python-int-other", ints(2049), 0x00FF00FF)
+    yield Case("int32-strided-transposed", g.strided(ints(48, 97)), g.transposed(ints(48, 97)))
+    yield Case("int32-broadcast-5d", ints(2, 3, 1, 5, 7), ints(3, 4, 1, 7))
     yield Case("bool-all-combinations", g.tensor([True, True, False, False], dtype=torch.bool),
                g.tensor([True, False, True, False], dtype=torch.bool))
     yield Case("bool-random", bools(4099), bools(4099))
     yield Case("bool-broadcast", bools(33, 65), bools(65))
     yield Case("bool-strided", g.strided(bools(33, 65)), bools(33, 65))
     yield Case("bool-python-true", bools(1000), True)
-    yield Case("int32-with-bool", g.randint(-big, big, 64, 65, dtype=i32), bools(64, 65))
-    yield Case("single", g.randint(-big, big, 1, dtype=i32), g.randint(-big, big, 1, dtype=i32))
-    yield Case("empty", g.randint(0, 9, 0, 4, dtype=i32), g.randint(0, 9, 0, 4, dtype=i32))
-    yield Case("int32-out", g.randint(-big, big, 64, 300, dtype=i32), g.randint(-big, big, 64, 300, dtype=i32),
-               out=g.randint(-big, big, 64, 300, dtype=i32))
-    yield Case("int32-out-strided-broadcast", g.randint(-big, big, 17, 1, dtype=i32), g.randint(-big, big, 129, dtype=i32),
-               out=g.strided(g.randint(-big, big, 17, 129, dtype=i32)))
+    yield Case("int32-with-bool", ints(64, 65), bools(64, 65))
+    yield Case("single", ints(1), ints(1))
+    yield Case("empty", ints(0, 4, low=0, high=9), ints(0, 4, low=0, high=9))
+    yield Case("int32-out", ints(64, 300), ints(64, 300), out=ints(64, 300))
+    yield Case("int32-out-strided-broadcast", ints(17, 1), ints(129), out=g.strided(ints(17, 129)))
     yield Case("bool-out", bools(2049), bools(2049), out=bools(2049))
 
 

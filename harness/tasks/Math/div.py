@@ -37,12 +37,18 @@ def reference(input, other, rounding_mode=None, out=None):
 
 def cases(g: Inputs):
     inf, nan = float("inf"), float("nan")
-    a = g.tensor([1.0, -7.0, 7.0, 5.0, -5.0, inf, 1.0, -1.0, 0.0, -0.5, 6.0, -6.0, 0.3, -0.3, 3e38,
-                  1e-45, 7.5, -1e-30, 33554432.0, nan, 2.0, 1e30, -2.5])
-    b = g.tensor([0.1, 2.0, -2.0, inf, inf, 2.0, 0.0, 0.0, 0.0, 3.0, 3.0, 3.0, 0.1, 0.1, 1e-38,
-                  3.0, -inf, 1e30, 3.0, 1.0, nan, -1e-10, 0.5])
+    # Moderate edge values (the comparison scale is the RMS of the reference, so huge quotients
+    # are kept apart from the ones whose exact value matters).
+    a = g.tensor([1.0, -7.0, 7.0, 5.0, -5.0, 1.0, -1.0, 0.0, -0.5, 6.0, -6.0, 0.3, -0.3, 7.5, -1e-30,
+                  2.0, -2.5, 1.0, 9.0, -9.0])
+    b = g.tensor([0.1, 2.0, -2.0, inf, inf, 0.0, 0.0, 0.0, 3.0, 3.0, 3.0, 0.1, 0.1, -inf, 1e30,
+                  nan, 0.5, 3.0, -0.3, 0.3])
+    # Overflow, underflow, quotients beyond 2**24, infinite and NaN dividends.
+    big_a = g.tensor([3e38, 1e-45, 33554432.0, 1e30, inf, -inf, nan, 1e20, 0.0, inf])
+    big_b = g.tensor([1e-38, 3.0, 3.0, -1e-10, 2.0, -0.5, 1.0, 7.0, -inf, inf])
     for mode in (None, "trunc", "floor"):
         yield Case("edge-values", a, b, rounding_mode=mode)
+        yield Case("extreme-values", big_a, big_b, rounding_mode=mode)
         yield Case("randn-odd", g.randn(1003, std=10.0), g.randn(1003), rounding_mode=mode)
         yield Case("broadcast", g.uniform(40, 129, low=-100.0, high=100.0),
                    g.uniform(129, low=0.5, high=8.0), rounding_mode=mode)

@@ -12,7 +12,7 @@ VARIANTS = {
     "dtype argument ignored": ("x = input if dtype is None else input.to(dtype)", "x = input"),
     "float64 computed in float32": ("acc = tl.float64 if x.dtype == torch.float64 else tl.float32",
                                     "acc = tl.float32"),
-    "inner size taken from shape[d:]": ("for v in shape[d + 1:]:", "for v in shape[d:]:"),
+    "dim ignored (always the last dimension)": ("d = dim % len(shape)", "d = len(shape) - 1"),
     "lane merge forgets the rescale": ("scaled = tl.where(m == float(\"-inf\"), s, s * tl.exp(m - m_row[:, None]))",
                                        "scaled = s"),
 }

@@ -7,10 +7,10 @@ VARIANTS = {
         ("gy = tl.load(g_ptr + gbase + sgk, mask", "gy = tl.load(g_ptr + gbase, mask"),
     ],
     "reflection at the image edges also with align_corners": (
-        "x = _reflect(x, 0.0, (size - 1).to(tl.float32))", "x = _reflect(x, -0.5, size.to(tl.float32))"),
+        "x = _reflect(x, 0.0, size_f - 1.0)", "x = _reflect(x, -0.5, size_f)"),
     "reflection result not clamped into the image": (
-        "            x = _reflect(x, -0.5, size.to(tl.float32))\n        x = tl.minimum(tl.maximum(x, 0.0), (size - 1).to(tl.float32))",
-        "            x = _reflect(x, -0.5, size.to(tl.float32))"),
+        "            x = _reflect(x, -0.5, size_f)\n        x = tl.minimum(tl.maximum(x, 0.0), size_f - 1.0)",
+        "            x = _reflect(x, -0.5, size_f)"),
     "bilinear NE/SW weights swapped": [
         ("w_ne = tx * (1.0 - ty)", "w_ne = (1.0 - tx) * ty"),
         ("w_sw = (1.0 - tx) * ty", "w_sw = tx * (1.0 - ty)"),

@@ -1,0 +1,234 @@
+"""Fill a new tensor with uniform random numbers in [0, 1) (torch.rand), judged by distribution tests."""
+
+import math
+
+import torch
+
+from harness.taskdef import Case, Inputs
+
+ENTRY = "rand"
+SIGNATURE = ("rand(*size, generator=None, out=None, dtype=None, layout=torch.strided, device=None, "
+             "requires_grad=False, pin_memory=False)")
+DTYPES = ["float64", "float32", "float16", "bfloat16"]
+DIFFICULTY = 2
+DESCRIPTION = """
+Return a new tensor of shape `size` filled with independent random numbers uniformly distributed on
+[0, 1), like torch.rand(*size, generator=generator, out=out, dtype=dtype, device=device,
+requires_grad=requires_grad). `size` is given either as separate ints (rand(4, 5)) or as one
+tuple/list (rand((4, 5))); an empty tuple gives a 0-d tensor. `dtype` is torch.float64, float32,
+float16 or bfloat16; None means the default dtype, float32. Every value must lie in [0, 1): 1.0 is
+never allowed, even after rounding to float16/bfloat16. Values must use the resolution of the dtype:
+float64 values need at least 32 random bits each (53 is ideal), float32 values 24 (the float32
+significand). `device` is the device of the result (the tests always pass it). With
+requires_grad=True the result is returned with requires_grad set. `generator` is an optional
+torch.Generator; reproducing PyTorch's own random stream is NOT required (a kernel may derive its
+seed from the generator or ignore it), but results must differ from call to call; draw seeds in
+Python (e.g. os.urandom, the random module, generator.initial_seed()), since PyTorch's random
+functions count as PyTorch compute in the wrapper. If `out` is given, the numbers are written into
+it and it is returned. `layout` is always torch.strided and `pin_memory` False. The result is judged
+statistically, not against PyTorch's numbers: shape, dtype, range, and tests of uniformity, of
+independence between positions and between calls.
+"""
+
+CHECK_NOTE = ("random output: shape, dtype, range [0,1), float resolution, and distribution tests "
+              "(Kolmogorov-Smirnov, mean, variance, pair correlation, periodicity, repeats across "
+              "calls) with a false-alarm rate below 1e-6 per case, since the bits cannot match PyTorch's")
+
+# One store per element plus a few integer ops to turn random bits into a float.
+FLOPS_PER_ELEMENT = 4
+
+# -- the statistical checker ------------------------------------------------------------------
+# Each two-sided test below fails a correct generator with probability at most ALPHA (bounds that
+# hold for every n: Dvoretzky-Kiefer-Wolfowitz-Massart for KS, Bernstein's inequality for means of
+# bounded variables). A case runs at most 5 such tests, so its false-alarm rate is below 1e-6.
+# Counting tests (periodicity, resolution, repeats across calls) fail only when more than a quarter
+# of m >= 64 independent comparisons hit an event of probability <= 2**-7 under a correct generator
+# (two values being equal, a value lying on a coarse grid): by the Chernoff bound that happens with
+# probability < exp(-64 * 0.65) < 1e-18.
+ALPHA = 1e-7
+_L = math.log(2.0 / ALPHA)
+MIN_STAT_N = 1000  # distribution tests need enough values to have power
+MIN_COUNT = 64  # comparisons a counting test needs
+SHARE = 0.25  # share of hits that fails a counting test
+PREFIX = 64  # values remembered per call for the across-calls comparison
+
+
+def _bernstein(n: int, var: float, bound: float) -> float:
+    """t such that P(|mean of n iid values - mu| >= t) <= ALPHA, for values with variance <= var
+    and |value - mu| <= bound (Bernstein)."""
+    a = 2.0 * _L * bound / 3.0
+    return (a + math.sqrt(a * a + 8.0 * n * _L * var)) / (2.0 * n)
+
+
+def _disjoint_pairs(x: torch.Tensor, lag: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Pairs (x_i, x_{i+lag}) that share no element: i in the even blocks of `lag` positions."""
+    blocks = x[: x.numel() // (2 * lag) * (2 * lag)].view(-1, 2, lag)
+    return blocks[:, 0].reshape(-1), blocks[:, 1].reshape(-1)
+
+
+def _lags(n: int, shape) -> list[int]:
+    lags = set()
+    lag = 1
+    while lag <= n // 2:
+        lags.add(lag)
+        lag *= 2
+    stride = 1
+    for s in reversed(list(shape)[1:]):  # row-to-row, plane-to-plane, ... distances
+        stride *= int(s)
+        lags.add(stride)
+    lags.add(n // 2)
+    return sorted(l for l in lags if 1 <= l <= n // 2)
+
+
+def _distribution(x: torch.Tensor, shape, dtype: torch.dtype) -> str | None:
+    n = x.numel()
+    # Output grids (float16/bfloat16 especially) shift the CDF and moments by at most one unit in
+    # the last place near 1; allow that much on top of each statistical threshold.
+    grid = torch.finfo(dtype).eps
+    # Uniformity: Kolmogorov-Smirnov distance to U(0, 1).
+    s = torch.sort(x).values
+    k = torch.arange(1, n + 1, dtype=torch.float64)
+    d = max((k / n - s).max().item(), (s - (k - 1) / n).max().item())
+    d_max = math.sqrt(_L / (2.0 * n)) + grid
+    if d > d_max:
+        return f"not uniform on [0,1): Kolmogorov-Smirnov distance {d:.4g} > {d_max:.4g} (n={n})"
+    # Mean 1/2 and variance 1/12.
+    m = x.mean().item()
+    t = _bernstein(n, 1.0 / 12.0, 0.5) + grid
+    if abs(m - 0.5) > t:
+        return f"mean {m:.6g} differs from 1/2 by more than {t:.3g} (n={n})"
+    v = (x - 0.5).square().mean().item()
+    t = _bernstein(n, 1.0 / 180.0, 1.0 / 6.0) + grid
+    if abs(v - 1.0 / 12.0) > t:
+        return f"variance {v:.6g} differs from 1/12 by more than {t:.3g} (n={n})"
+    # Independence of neighbours and of vertically adjacent values: E[(x_i - 1/2)(x_j - 1/2)] = 0.
+    for lag in sorted({1, int(shape[-1]) if len(shape) >= 2 else 1}):
+        a, b = _disjoint_pairs(x, lag)
+        if a.numel() < MIN_STAT_N // 4:
+            continue
+        z = ((a - 0.5) * (b - 0.5)).mean().item()
+        t = _bernstein(a.numel(), 1.0 / 144.0, 0.25) + grid
+        if abs(z) > t:
+            return f"values {lag} apart are correlated: mean product {z:.4g}, bound {t:.3g}"
+    # Periodicity: a stream that repeats (same seed/offset reused per block or per row) makes
+    # x_i == x_{i+lag} for most i; a correct one almost never.
+    for lag in _lags(n, shape):
+        a, b = _disjoint_pairs(x, lag)
+        if a.numel() >= MIN_COUNT:
+            same = (a == b).double().mean().item()
+            if same > SHARE:
+                return f"the sequence repeats: {same:.0%} of values equal the value {lag} positions later"
+    # Resolution: a float64 built from one float32 (24 bits) lies on the 2**-24 grid, a float32
+    # built from 16 bits on the 2**-16 grid. With the bits the description asks for (32 per
+    # float64, 24 per float32) a value lands on that grid with probability <= 2**-8.
+    coarse = {torch.float64: 2.0 ** 24, torch.float32: 2.0 ** 16}.get(dtype)
+    if coarse is not None:
+        on_grid = ((x * coarse) == (x * coarse).floor()).double().mean().item()
+        if on_grid > SHARE:
+            return (f"{dtype} values carry too few random bits: {on_grid:.0%} are multiples of "
+                    f"2**-{int(math.log2(coarse))}")
+    return None
+
+
+def check(case: Case, output, expected) -> str | None:
+    if not isinstance(output, torch.Tensor):
+        return f"expected a tensor, got {type(output).__name__}"
+    if output.shape != expected.shape:
+        return f"shape {list(output.shape)} != expected {list(expected.shape)}"
+    if output.dtype != expected.dtype:
+        return f"dtype {output.dtype} != expected {expected.dtype}"
+    x = output.detach().to("cpu", torch.float64).reshape(-1)
+    n = x.numel()
+    if n == 0:
+        return None
+    bad = ~torch.isfinite(x) | (x < 0) | (x >= 1)
+    if bad.any():
+        i = int(torch.nonzero(bad)[0])
+        return f"{int(bad.sum())} of {n} values outside [0, 1), first at flat index {i}: {x[i].item()!r}"
+    if n >= MIN_STAT_N:
+        msg = _distribution(x, list(output.shape), output.dtype)
+        if msg:
+            return msg
+    # Across calls: a generator reseeded identically on every call (a constant seed) repeats its
+    # numbers. Compare this call's first values with those of earlier calls (other cases of the
+    # same run, shared through `case.history`).
+    history = getattr(case, "history", None)
+    if history is not None:
+        head = x[:PREFIX].clone()
+        for label, other in history:
+            if label == case.label:
+                continue  # the same case judged again (another autotune config, a re-judge)
+            k = min(head.numel(), other.numel())
+            if k >= MIN_COUNT and (head[:k] == other[:k]).double().mean().item() > SHARE:
+                return f"repeats the numbers of an earlier call (case {label!r}): the seed is not fresh per call"
+        history.append((case.label, head))
+    return None
+
+
+# -- cases ------------------------------------------------------------------------------------
+class _SeededGenerator(torch.Generator):
+    """A torch.Generator that shows (and compares equal to) a fixed label: the harness compares
+    non-tensor arguments after the call by value, and across processes by their repr."""
+
+    def __repr__(self) -> str:
+        return self._label
+
+    def __eq__(self, other) -> bool:
+        return other is self or other == self._label
+
+    __hash__ = torch.Generator.__hash__
+
+
+def _generator(g: Inputs) -> torch.Generator:
+    seed = int(g.randint(0, 1 << 62, 1).item())
+    gen = _SeededGenerator(device=g.device)
+    gen.manual_seed(seed)
+    gen._label = f"Generator(seed={seed})"
+    return gen
+
+
+def reference(*size, generator=None, out=None, dtype=None, layout=torch.strided, device=None,
+              requires_grad=False, pin_memory=False):
+    return torch.rand(*size, generator=generator, out=out, dtype=dtype, layout=layout, device=device,
+                      requires_grad=requires_grad, pin_memory=pin_memory)
+
+
+def cases(g: Inputs):
+    # `out=` and `layout=` are not exercised: the harness compares every argument's state after
+    # the call with the reference's, which random contents of `out` cannot match, and a
+    # torch.layout argument does not survive that comparison.
+    f64, f32, dev = torch.float64, torch.float32, g.device
+    history: list = []  # this run's outputs, for the across-calls test (see check)
+
+    def case(label, *size, **kw):
+        c = Case(label, *size, device=dev, **kw)
+        c.history = history
+        return c
+
+    yield case("f64-1d", 32768, dtype=f64)
+    yield case("f64-2d", 129, 257, dtype=f64)
+    yield case("f64-tuple-size", (33, 65), dtype=f64)
+    yield case("f64-list-size", [4, 37, 129], dtype=f64)
+    yield case("f64-odd", 1003, dtype=f64)
+    # Two calls of the same shape: a generator reseeded identically per call repeats itself.
+    yield case("repeat-a", 64, 64, dtype=f64)
+    yield case("repeat-b", 64, 64, dtype=f64)
+    yield case("default-dtype", 20000)
+    yield case("f32", 32768, dtype=f32)
+    yield case("f32-3d", 7, 9, 311, dtype=f32)
+    # Narrow dtypes: a float32 uniform rounded to the nearest bfloat16/float16 hits 1.0 with
+    # probability 2**-9 / 2**-12 per value: almost surely (1 - e**-39) in the bfloat16 case.
+    yield case("f16", 32768, dtype=torch.float16)
+    yield case("bf16", 20000, dtype=torch.bfloat16)
+    yield case("generator-f64", 50, 200, dtype=f64, generator=_generator(g))
+    yield case("generator-f32", 200, 50, generator=_generator(g))
+    yield case("requires-grad", 100, 100, dtype=f64, requires_grad=True)
+    yield case("single", 1, dtype=f64)
+    yield case("scalar", (), dtype=f64)
+
+
+def perf_cases(g: Inputs):
+    dev = g.device
+    yield Case("16M-f64", 1 << 24, dtype=torch.float64, device=dev)
+    yield Case("64M-f64", 1 << 26, dtype=torch.float64, device=dev)
+    yield Case("128M-f32", 1 << 27, dtype=torch.float32, device=dev)

@@ -1,0 +1,42 @@
+"""Prompts route back to their task; pass@k and the flat metric dict."""
+
+from __future__ import annotations
+
+from harness.api import metric_dict, pass_at_k
+from harness.prompt import build_prompt
+from harness.submissions import DESCRIPTION_MARKER, ENTRY_MARKER, route_instruction
+from harness.task import all_tasks
+from harness.verdicts import JobResult, StageResult
+
+
+def test_every_prompt_has_the_markers_and_routes_to_its_task():
+    for task in all_tasks().values():
+        prompt = build_prompt(task)
+        assert DESCRIPTION_MARKER in prompt and ENTRY_MARKER in prompt
+        assert task.signature in prompt and "```python" in prompt
+        assert route_instruction(prompt) == task.id, task.id
+
+
+def test_pass_at_k():
+    assert pass_at_k(5, 0, 1) == 0.0
+    assert pass_at_k(5, 5, 1) == 1.0
+    assert abs(pass_at_k(4, 1, 1) - 0.25) < 1e-12
+    assert abs(pass_at_k(4, 1, 2) - 0.5) < 1e-12  # 1 - C(3,2)/C(4,2)
+
+
+def _result(task_id: str, ok: bool) -> JobResult:
+    stage = StageResult("ok" if ok else "wrong", "" if ok else "case x: differs")
+    return JobResult(key=task_id, task_id=task_id, category=task_id.split("/")[0], sample_id=0, source="s",
+                     code_sha="0", call=StageResult("ok"), exe=stage, perf=StageResult("skipped", "no GPU"),
+                     mode="interpreter")
+
+
+def test_metric_dict_pass_at_k_and_categories():
+    results = [[_result("Activation/gelu.py", True), _result("Activation/gelu.py", False)],
+               [_result("Loss/mse_loss.py", False), _result("Loss/mse_loss.py", False)]]
+    summary = {"call_rate": 1.0, "exe_rate": 0.25, "mode": "interpreter", "seed": 0, "perf": "skipped (no GPU)"}
+    out = metric_dict(summary, results, ["gelu", "mse_loss"])
+    assert out["pass@1"] == 0.25
+    assert out["exe_rate/Activation"] == 0.5 and out["exe_rate/Loss"] == 0.0
+    assert [s["verdict"] for s in out["results"][1]] == ["wrong", "wrong"]
+    assert "pass@5" not in out
