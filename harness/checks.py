@@ -42,3 +42,31 @@ def check_summed_scalar(output: Any, expected: torch.Tensor, exact: float, magni
         return (f"output: got {got!r}, expected {exact!r} (float64 evaluation; PyTorch float32 gives "
                 f"{expected.item()!r}): |err| {abs(got - exact):.3g} > allowed {allowed:.3g}")
     return None
+
+
+def check_with_allowance(output: Any, expected: torch.Tensor, allowance: torch.Tensor,
+                         describe: Callable[[int], str] = lambda i: "") -> str | None:
+    """The default float32 comparison plus an extra per-element ``allowance`` (e.g. the error any
+    float32 evaluation makes because its argument was rounded). Structure, dtype and NaN/inf
+    placement are checked first; ``describe(i)`` names the inputs of flat element ``i``."""
+    from harness.compare import compare_outputs
+    from harness.taskdef import Tolerance, tolerance_for
+
+    msg = compare_outputs(output, expected, {torch.float32: Tolerance(atol=float("inf"), rtol=0.0)})
+    if msg:
+        return msg
+    ref, got = expected.double(), output.double()
+    finite = torch.isfinite(ref)
+    if not finite.any():
+        return None
+    tol = tolerance_for(torch.float32)
+    scale = ref[finite].square().mean().sqrt().item() or 1.0
+    bound = tol.atol * scale + tol.rtol * ref.abs() + allowance
+    bad = finite & ((got - ref).abs() > bound)
+    if not bad.any():
+        return None
+    i = int(torch.nonzero(bad.flatten())[0])
+    context = describe(i)
+    return (f"output: {int(bad.sum())} of {ref.numel()} elements differ; first at flat index {i}"
+            f"{f' ({context})' if context else ''}: got {got.flatten()[i].item()!r}, expected "
+            f"{ref.flatten()[i].item()!r}, allowed error {bound.flatten()[i].item():.3g}")

@@ -27,7 +27,6 @@ class StageLimits:
     load: float = 60.0
     call: float = 300.0
     exe: float = 300.0
-    perf: float = 600.0
 
     def for_stage(self, stage: str) -> float:
         return float(getattr(self, stage, self.call))
