@@ -16,6 +16,11 @@ from harness.submissions import load_submissions
 from harness.verdicts import JobResult
 
 
+# Run-level perf figures passed through to the metric dict (see perf_metrics.run_metrics).
+PERF_KEYS = ("perf_rate", "avg_speedup", "geomean_speedup_vs_eager", "geomean_speedup_vs_compile",
+             "fast_0", "fast_1", "fast_1.5", "fast_2", "slower_than_eager")
+
+
 def pass_at_k(n: int, c: int, k: int) -> float:
     """Unbiased pass@k for one task with ``n`` samples of which ``c`` are correct."""
     if n - c < k:
@@ -25,10 +30,12 @@ def pass_at_k(n: int, c: int, k: int) -> float:
 
 def evaluate_code(predictions: Sequence[str | Sequence[str]], references: Sequence[str], *,
                   seed: int = 0, out_dir: str | Path | None = None, timeout: float | None = None,
-                  mode: str | None = None, workers: int | None = None) -> tuple[dict, list[list[JobResult]]]:
+                  mode: str | None = None, workers: int | None = None, perf: bool = True,
+                  compile_baseline: bool = False) -> tuple[dict, list[list[JobResult]]]:
     """Evaluate ``predictions[i]`` (one code string or several samples) for task ``references[i]``.
 
-    Returns the run summary and, per reference, the results of its samples in order.
+    Returns the run summary and, per reference, the results of its samples in order. ``perf``
+    times correct kernels on a GPU (ignored without one); ``compile_baseline`` adds torch.compile.
     """
     if len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predictions but {len(references)} references")
@@ -44,7 +51,7 @@ def evaluate_code(predictions: Sequence[str | Sequence[str]], references: Sequen
         limits.call = limits.exe = float(timeout)
     with tempfile.TemporaryDirectory(prefix="kbx-run-") as tmp:
         config = RunConfig(out_dir=Path(out_dir) if out_dir else Path(tmp), seed=seed, mode=mode,
-                           workers=workers, limits=limits)
+                           workers=workers, limits=limits, perf=perf, compile_baseline=compile_baseline)
         evaluator = Evaluator(config)
         summary = evaluator.run(jobs)
     results: list[list[JobResult]] = [[] for _ in references]
@@ -57,21 +64,24 @@ def metric_dict(summary: dict, results: list[list[JobResult]], references: Seque
     """The flat dict the ``evaluate`` metric and lm-eval report."""
     out: dict = {"call_rate": summary["call_rate"], "exe_rate": summary["exe_rate"], "mode": summary["mode"],
                  "seed": summary["seed"], "perf": summary["perf"]}
+    out.update({k: summary.get(k) for k in PERF_KEYS})
     n_samples = [len(r) for r in results]
     if max(n_samples, default=1) > 1:
         for k in (1, 5, 10):
             if k <= min(n_samples):
-                scores = [pass_at_k(len(rs), sum(r.exe.ok and r.call.ok for r in rs), k) for rs in results]
+                scores = [pass_at_k(len(rs), sum(r.correct for r in rs), k) for rs in results]
                 out[f"pass@{k}"] = round(sum(scores) / len(scores), 4)
     by_category: dict[str, list[JobResult]] = defaultdict(list)
     for rs in results:
         for r in rs:
             by_category[r.category or "(invalid)"].append(r)
     for category, rs in sorted(by_category.items()):
-        out[f"exe_rate/{category}"] = round(sum(r.call.ok and r.exe.ok for r in rs) / len(rs), 4)
+        out[f"exe_rate/{category}"] = round(sum(r.correct for r in rs) / len(rs), 4)
         out[f"call_rate/{category}"] = round(sum(r.call.ok for r in rs) / len(rs), 4)
     out["results"] = [[{"task_id": r.task_id or ref, "verdict": r.verdict, "call": r.call.status,
-                        "exe": r.exe.status, "detail": (r.call.detail if not r.call.ok else r.exe.detail)[-1000:]}
+                        "exe": r.exe.status, "perf": r.perf.status, "speedup": r.perf_metrics.get("speedup"),
+                        "detail": (r.call.detail if not r.call.ok else r.exe.detail if not r.exe.ok
+                                   else r.perf.detail)[-1000:]}
                        for r in rs] for rs, ref in zip(results, references)]
     return out
 

@@ -1,4 +1,4 @@
-"""``kernelbenchx`` command line: ``eval`` a set of predictions, list/show ``tasks``.
+"""``kernelbenchx`` command line: ``eval`` a set of predictions, list/show ``tasks``, measure ``golden`` results.
 
 Exit codes: 0 when the harness did its job (whatever the submissions scored), 1 when it failed
 (bad arguments, unreadable input, a harness error on some job), 2 for usage errors.
@@ -8,18 +8,62 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
 from harness.process import StageLimits
 
 
-def _eval(args: argparse.Namespace) -> int:
+def _config(args: argparse.Namespace, **overrides):
+    """The run settings from the command line (``overrides`` win)."""
+    from harness.runner import INTERPRETER, RunConfig
+    limits = StageLimits()
+    if args.timeout:
+        limits.call = limits.exe = float(args.timeout)
+    if args.perf_timeout:
+        limits.perf = float(args.perf_timeout)
+    gpus = [int(g) for g in args.gpus.split(",")] if args.gpus else None
+    settings = dict(out_dir=Path(args.out), seed=args.seed, resume=args.resume, gpus=gpus, workers=args.workers,
+                    limits=limits, keep_job_dirs=args.keep_job_dirs, mode=INTERPRETER if args.interpret else None,
+                    perf=not args.no_perf, compile_baseline=args.compile)
+    return RunConfig(**(settings | overrides))
+
+
+def _run(jobs: list, config, quiet: bool):
+    """Run ``jobs`` with a progress bar and print the table; returns (exit code, summary, evaluator)."""
     from tqdm import tqdm
 
     from harness.journal import JournalError
     from harness.report import format_table
-    from harness.runner import GPU, INTERPRETER, Evaluator, RunConfig
+    from harness.runner import GPU, Evaluator
+
+    try:
+        evaluator = Evaluator(config)
+    except RuntimeError as exc:
+        print(f"kernelbenchx: {exc}", file=sys.stderr)
+        return 1, None, None
+    where = "on GPU" if evaluator.mode == GPU else "in Triton's CPU interpreter (no GPU)"
+    print(f"evaluating {len(jobs)} job(s) {where}, seed {config.seed}, perf: {evaluator.perf_note()}, "
+          f"results in {config.out_dir}", file=sys.stderr)
+    bar = tqdm(total=len(jobs), unit="job", disable=quiet, file=sys.stderr)
+
+    def progress(result) -> None:
+        bar.update(1)
+        bar.set_postfix_str(f"{result.task_id or '?'}: {result.verdict}")
+
+    try:
+        summary = evaluator.run(jobs, on_result=progress)
+    except JournalError as exc:
+        bar.close()
+        print(f"kernelbenchx: {exc}", file=sys.stderr)
+        return 1, None, None
+    bar.close()
+    print(format_table(summary, _load_metrics(config.out_dir)))
+    return (1 if summary["verdicts"].get("harness_error") else 0), summary, evaluator
+
+
+def _eval(args: argparse.Namespace) -> int:
     from harness.submissions import load_submissions
 
     try:
@@ -30,38 +74,39 @@ def _eval(args: argparse.Namespace) -> int:
     if not jobs:
         print(f"kernelbenchx: {args.source}: no predictions found (.py files or .jsonl lines)", file=sys.stderr)
         return 1
-    limits = StageLimits()
-    if args.timeout:
-        limits.call = limits.exe = float(args.timeout)
-    mode = INTERPRETER if args.interpret else None
-    gpus = [int(g) for g in args.gpus.split(",")] if args.gpus else None
-    config = RunConfig(out_dir=Path(args.out), seed=args.seed, resume=args.resume, mode=mode, gpus=gpus,
-                       workers=args.workers, limits=limits, keep_job_dirs=args.keep_job_dirs)
-    try:
-        evaluator = Evaluator(config)
-    except RuntimeError as exc:
-        print(f"kernelbenchx: {exc}", file=sys.stderr)
-        return 1
-    where = "on GPU" if evaluator.mode == GPU else "in Triton's CPU interpreter (no GPU)"
-    print(f"evaluating {len(jobs)} job(s) {where}, seed {args.seed}, results in {args.out}", file=sys.stderr)
-    results = []
-    bar = tqdm(total=len(jobs), unit="job", disable=args.quiet, file=sys.stderr)
+    golden_dir = Path(args.golden_dir) if args.golden_dir else None
+    code, _, _ = _run(jobs, _config(args, golden_dir=golden_dir), args.quiet)
+    return code
 
-    def progress(result) -> None:
-        results.append(result)
-        bar.update(1)
-        bar.set_postfix_str(f"{result.task_id or '?'}: {result.verdict}")
 
-    try:
-        summary = evaluator.run(jobs, on_result=progress)
-    except JournalError as exc:
-        bar.close()
-        print(f"kernelbenchx: {exc}", file=sys.stderr)
+def _golden(args: argparse.Namespace) -> int:
+    import torch
+
+    from harness import golden
+    from harness.submissions import load_submissions
+
+    if not torch.cuda.is_available():
+        print("kernelbenchx golden: needs a CUDA GPU (golden results are timings)", file=sys.stderr)
         return 1
-    bar.close()
-    all_results = _load_metrics(Path(args.out))
-    print(format_table(summary, all_results))
-    return 1 if summary["verdicts"].get("harness_error") else 0
+    solutions = Path(golden.DEFAULT_ROOT).parent / "solutions"
+    if not solutions.is_dir():
+        print(f"kernelbenchx golden: the reference solutions ({solutions}) are not here: run it from a source checkout",
+              file=sys.stderr)
+        return 1
+    jobs = [j for j in load_submissions(str(solutions))
+            if not args.filter or any(f.lower() in (j.task_id or "").lower() for f in args.filter)]
+    out = Path(args.golden_out) if args.golden_out else golden.golden_root() / golden.machine_name()
+    prov = golden.provenance(args.seed)
+    config = _config(args, perf=True, compile_baseline=True, golden_dir=out / "(not compared)", remeasure_roofline=True)
+    code, summary, evaluator = _run(jobs, config, args.quiet)
+    if summary is None:
+        return code
+    missing = golden.write(out, list(evaluator.results.values()), evaluator.roofline,
+                           prov | {"wall_s": summary.get("wall_s")})
+    print(f"golden results for {len(jobs) - len(missing)} task(s) written to {out}", file=sys.stderr)
+    for line in missing:
+        print(f"  not measured: {line}", file=sys.stderr)
+    return code or (1 if missing else 0)
 
 
 def _load_metrics(out: Path):
@@ -109,15 +154,20 @@ def build_parser() -> argparse.ArgumentParser:
     ev = sub.add_parser("eval", help="evaluate predictions (JSONL, .py file, or directory)")
     ev.add_argument("source", help="predictions: a .jsonl file, a .py file named after its task, or a directory")
     ev.add_argument("--out", required=True, help="output directory (journal.jsonl, metrics.json, summary.json)")
-    ev.add_argument("--seed", type=int, default=0, help="seed for the test inputs (default 0)")
-    ev.add_argument("--timeout", type=float, default=None, help="seconds allowed for each of the call and exe stages")
-    ev.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
-    ev.add_argument("--gpus", default=None, help="comma-separated GPU indices (default: all visible)")
-    ev.add_argument("--workers", type=int, default=None, help="parallel workers: interpreter workers on CPU, workers per GPU on GPU (default: by CPU cores, at most 4)")
     ev.add_argument("--interpret", action="store_true", help="use Triton's CPU interpreter even if a GPU is present")
-    ev.add_argument("--keep-job-dirs", action="store_true", help="keep each worker's temp dir (debugging)")
-    ev.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    ev.add_argument("--no-perf", action="store_true", help="skip the perf stage (call and exe only)")
+    ev.add_argument("--compile", action="store_true", help="also time torch.compile of the reference (compile time excluded, reported)")
+    ev.add_argument("--golden-dir", default=None, help="golden results to compare with (default: golden_results/<this GPU>)")
     ev.set_defaults(func=_eval)
+
+    gd = sub.add_parser("golden", help="measure golden results for this GPU: eager, torch.compile and the "
+                                       "reference Triton solution of every task (needs a GPU and a source checkout)")
+    gd.add_argument("filter", nargs="*", help="substrings of task ids to measure (default: all)")
+    gd.add_argument("--golden-out", default=None, help="where to write (default: golden_results/<this GPU>)")
+    gd.add_argument("--out", required=True, help="run directory (journal.jsonl, metrics.json, summary.json)")
+    gd.set_defaults(func=_golden, interpret=False, no_perf=False, compile=True, golden_dir=None)
+    for p in (ev, gd):
+        _common_run_options(p)
 
     ts = sub.add_parser("tasks", help="list tasks, or show one with its prompt")
     ts.add_argument("filter", nargs="*", help="substrings of task ids to keep")
@@ -127,6 +177,30 @@ def build_parser() -> argparse.ArgumentParser:
     ts.add_argument("--json", action="store_true")
     ts.set_defaults(func=_tasks)
     return parser
+
+
+def _common_run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=int, default=0, help="seed for the test inputs (default 0)")
+    p.add_argument("--timeout", type=float, default=None, help="seconds allowed for each of the call and exe stages")
+    p.add_argument("--perf-timeout", type=float, default=None,
+                   help="seconds allowed for a job's perf stage (warm-up, timing, check; default 300)")
+    p.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
+    p.add_argument("--gpus", default=None, help="comma-separated GPU indices (default: all visible)")
+    p.add_argument("--workers", type=int, default=_env_int("KERNELBENCHX_WORKERS"),
+                   help="parallel workers: interpreter workers on CPU, workers per GPU on GPU (default: "
+                        "$KERNELBENCHX_WORKERS, else by CPU cores, at most 4)")
+    p.add_argument("--keep-job-dirs", action="store_true", help="keep each worker's temp dir (debugging)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+
+def _env_int(name: str) -> int | None:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return None
+    if not value.isdigit() or int(value) < 1:
+        print(f"kernelbenchx: {name}={value!r} must be a positive integer", file=sys.stderr)
+        raise SystemExit(2)
+    return int(value)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -47,6 +47,21 @@ class LaunchCounter:
         self.count = 0
         self._depth = threading.local()
         self._patched: list[tuple[type, str, Any]] = []
+        self.track_streams = False   # perf: note the CUDA stream of every launch (see take_streams)
+        self._streams: set = set()
+
+    def _launched(self) -> None:
+        if not self.in_launch:  # nested runs (an autotuner's inner JITFunction) count once
+            self.count += 1
+            if self.track_streams:
+                import torch
+                self._streams.add(torch.cuda.current_stream())
+
+    def take_streams(self) -> list:
+        """The CUDA streams kernels were launched on since the last call (Triton launches on the
+        stream current at launch time, so a kernel moved to a side stream shows up here)."""
+        streams, self._streams = list(self._streams), set()
+        return streams
 
     @property
     def in_launch(self) -> bool:
@@ -66,9 +81,7 @@ class LaunchCounter:
         def run(self, *args, **kwargs):
             if kwargs.get("warmup", False):
                 return original(self, *args, **kwargs)
-            # Nested runs (an autotuner's inner JITFunction) count once.
-            if not counter.in_launch:
-                counter.count += 1
+            counter._launched()
             with counter._launching():
                 return original(self, *args, **kwargs)
         run.__kbx_original__ = original
@@ -104,8 +117,7 @@ class LaunchCounter:
             launcher = original(self, grid)
 
             def launch(*args, **kwargs):
-                if not counter.in_launch:
-                    counter.count += 1
+                counter._launched()
                 with counter._launching():
                     return launcher(*args, **kwargs)
             return launch

@@ -71,7 +71,7 @@ def judge_outputs(task: Task, cases: list[Case], expected: list[CallRecord], job
     for rec in records:
         index, cfg = rec["case"], rec["config"]
         ref = expected[index]
-        cand = CallRecord.from_payload(_to_device(rec, ref))
+        cand = CallRecord.from_payload(move_like_reference(rec, ref))
         msg = judge_call(cand, ref, task.tolerances, task.custom_check, cases[index])
         if msg:
             where = f"case {cases[index].describe()}" + (f" with config {configs[cfg]}" if configs[cfg] else "")
@@ -91,7 +91,8 @@ def _has_work(case: Case, expected: CallRecord) -> bool:
     return not inputs or any(t.numel() > 0 for t in inputs)
 
 
-def _to_device(rec: dict, ref: CallRecord) -> dict:
+def move_like_reference(rec: dict, ref: CallRecord) -> dict:
+    """A worker's saved call payload, its tensors moved to the device of the reference's outputs."""
     leaves = [t for t in (ref.output if isinstance(ref.output, tuple) else (ref.output,)) if isinstance(t, torch.Tensor)]
     device = leaves[0].device if leaves else torch.device("cpu")
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import harness
+from harness.zygote import ForkedChild, Zygote
 
 
 @dataclass
@@ -27,6 +28,7 @@ class StageLimits:
     load: float = 60.0
     call: float = 300.0
     exe: float = 300.0
+    perf: float = 300.0   # warm-up, timing and check at perf sizes (waiting for the GPU not counted)
 
     def for_stage(self, stage: str) -> float:
         return float(getattr(self, stage, self.call))
@@ -61,68 +63,138 @@ def _harness_pythonpath() -> str:
     return str(Path(harness.__file__).resolve().parent.parent)
 
 
+class WorkerProcess:
+    """One child process (``python -m <module> JOB FD``) and the parent's view of it: its events as
+    they arrive, per-stage deadlines, a command channel (its stdin) when asked for, pause/resume of
+    its whole process group, and a kill of that group at the end."""
+
+    def __init__(self, module: str, job_dir: Path, spec: dict, env: dict[str, str], commands: bool = False,
+                 name: str = "job", zygote: Zygote | None = None) -> None:
+        """Start ``module`` with its files (spec, stdout, stderr) and working directory in ``job_dir``:
+        forked by ``zygote`` when one is given and alive, else as a new interpreter."""
+        job_file = job_dir / f"{name}.json"
+        job_file.write_text(json.dumps(spec))
+        self._read_fd, write_fd = os.pipe()
+        self.outcome = WorkerOutcome()
+        self._buffer = b""
+        self._start = time.monotonic()
+        self._stderr = job_dir / f"{name}.stderr.txt"
+        stdout = job_dir / f"{name}.stdout.txt"
+        self.proc: subprocess.Popen | ForkedChild | None = None
+        if zygote is not None and zygote.alive:
+            try:
+                self.proc = zygote.spawn(module, job_file, write_fd, job_dir, env, stdout, self._stderr, commands)
+            except RuntimeError:
+                self.proc = None  # fall back to a new interpreter
+        if self.proc is None:
+            with open(stdout, "wb") as out, open(self._stderr, "wb") as err:
+                self.proc = subprocess.Popen(
+                    # -P: never import from the working directory (only the harness's own path counts)
+                    [sys.executable, "-P", "-m", module, str(job_file), str(write_fd)],
+                    cwd=job_dir, env=env, stdin=subprocess.PIPE if commands else subprocess.DEVNULL,
+                    stdout=out, stderr=err, pass_fds=(write_fd,), start_new_session=True)
+        os.close(write_fd)
+        self._closed = False
+
+    def next_event(self, deadline: float) -> dict | None:
+        """The next event, or ``None`` when the deadline passes (``outcome.timed_out``) or the
+        process is gone without sending one."""
+        while True:
+            if b"\n" in self._buffer:
+                line, self._buffer = self._buffer.split(b"\n", 1)
+                try:
+                    event = json.loads(line)
+                except ValueError:
+                    continue
+                if not isinstance(event, dict):
+                    continue
+                self.outcome.events.append(event)
+                if event.get("event") == "stage" and isinstance(event.get("stage"), str):
+                    self.outcome.stage = event["stage"]
+                return event
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self.outcome.timed_out = True
+                return None
+            ready, _, _ = select.select([self._read_fd], [], [], min(remaining, 1.0))
+            if not ready:
+                if self.proc.poll() is None:
+                    continue
+                return None  # it exited and nothing is left to read (a grandchild may hold the pipe)
+            chunk = os.read(self._read_fd, 1 << 20)
+            if not chunk:
+                return None
+            self._buffer += chunk
+
+    def follow_to_report(self, limits: StageLimits) -> dict | None:
+        """Follow stage events (each stage under its own limit) until the final report."""
+        deadline = time.monotonic() + limits.setup
+        while True:
+            event = self.next_event(deadline)
+            if event is None:
+                return None
+            if event.get("event") == "stage" and isinstance(event.get("stage"), str):
+                deadline = time.monotonic() + limits.for_stage(event["stage"])
+            elif event.get("event") == "report":
+                self.outcome.report = event
+                return event
+
+    def send(self, command: dict) -> bool:
+        """Write one command line; False if the process no longer reads."""
+        try:
+            self.proc.stdin.write((json.dumps(command) + "\n").encode())
+            self.proc.stdin.flush()
+            return True
+        except (BrokenPipeError, OSError, AttributeError):
+            return False
+
+    def request(self, command: dict, reply: str, deadline: float) -> dict | None:
+        """Send a command and wait for the event named ``reply``. Returns ``None`` on timeout or
+        death; a ``report`` event (the process gave up with an error) is returned as is."""
+        if not self.send(command):
+            return None
+        while True:
+            event = self.next_event(deadline)
+            if event is None or event.get("event") in (reply, "report"):
+                return event
+
+    def pause(self) -> None:
+        _signal_group(self.proc, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        _signal_group(self.proc, signal.SIGCONT)
+
+    def close(self) -> WorkerOutcome:
+        """Kill the process group (if still running) and finish the outcome record."""
+        if not self._closed:
+            self._closed = True
+            self.send({"cmd": "done"})
+            _signal_group(self.proc, signal.SIGKILL)
+            if self.proc.stdin:
+                try:
+                    self.proc.stdin.close()
+                except OSError:
+                    pass
+            os.close(self._read_fd)
+            self.outcome.returncode = self.proc.wait()
+            self.outcome.seconds = time.monotonic() - self._start
+            self.outcome.stderr_tail = _tail(self._stderr)
+        return self.outcome
+
+
 def run_worker(job_dir: Path, spec: dict, env: dict[str, str], limits: StageLimits) -> WorkerOutcome:
     """Run ``python -m harness.worker`` for ``spec`` and watch it until it reports, dies or times out."""
-    job_file = job_dir / "job.json"
-    job_file.write_text(json.dumps(spec))
-    read_fd, write_fd = os.pipe()
-    outcome = WorkerOutcome()
-    start = time.monotonic()
-    with open(job_dir / "stdout.txt", "wb") as out, open(job_dir / "stderr.txt", "wb") as err:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "harness.worker", str(job_file), str(write_fd)],
-            cwd=job_dir, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-            pass_fds=(write_fd,), start_new_session=True)
-    os.close(write_fd)
+    worker = WorkerProcess("harness.worker", job_dir, spec, env)
     try:
-        _follow(proc, read_fd, outcome, limits)
+        worker.follow_to_report(limits)
     finally:
-        os.close(read_fd)
-        _kill_group(proc)
-        outcome.returncode = proc.wait()
-        outcome.seconds = time.monotonic() - start
-        outcome.stderr_tail = _tail(job_dir / "stderr.txt")
-    return outcome
+        worker.close()
+    return worker.outcome
 
 
-def _follow(proc: subprocess.Popen, fd: int, outcome: WorkerOutcome, limits: StageLimits) -> None:
-    buffer = b""
-    deadline = time.monotonic() + limits.setup
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            outcome.timed_out = True
-            return
-        ready, _, _ = select.select([fd], [], [], min(remaining, 1.0))
-        if not ready:
-            if proc.poll() is not None:
-                ready = [fd]  # drain what is left
-            else:
-                continue
-        chunk = os.read(fd, 65536)
-        if not chunk:
-            return
-        buffer += chunk
-        while b"\n" in buffer:
-            line, buffer = buffer.split(b"\n", 1)
-            try:
-                event = json.loads(line)
-            except ValueError:
-                continue
-            if not isinstance(event, dict):
-                continue
-            outcome.events.append(event)
-            if event.get("event") == "stage" and isinstance(event.get("stage"), str):
-                outcome.stage = event["stage"]
-                deadline = time.monotonic() + limits.for_stage(outcome.stage)
-            elif event.get("event") == "report" and outcome.report is None:
-                outcome.report = event
-                return
-
-
-def _kill_group(proc: subprocess.Popen) -> None:
+def _signal_group(proc: subprocess.Popen, sig: int) -> None:
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
+        os.killpg(proc.pid, sig)
     except (ProcessLookupError, PermissionError):
         pass
 

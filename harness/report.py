@@ -12,6 +12,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterable
 
+from harness.perf_metrics import FAST_P, run_metrics
 from harness.verdicts import JobResult
 
 INVALID_CATEGORY = "(invalid)"
@@ -27,13 +28,17 @@ def write_json_atomic(path: Path, data: Any) -> None:
 def _rates(results: list[JobResult]) -> dict[str, Any]:
     n = len(results)
     calls = sum(r.call.ok for r in results)
-    exes = sum(r.call.ok and r.exe.ok for r in results)
+    exes = sum(r.correct for r in results)
     verdicts: dict[str, int] = defaultdict(int)
     for r in results:
         verdicts[r.verdict] += 1
     return {"jobs": n, "call_pass": calls, "exe_pass": exes,
             "call_rate": round(calls / n, 4) if n else 0.0, "exe_rate": round(exes / n, 4) if n else 0.0,
             "verdicts": dict(sorted(verdicts.items()))}
+
+
+def _perf(results: list[JobResult]) -> dict[str, Any]:
+    return run_metrics([(r.perf.ok, r.perf_metrics) for r in results])
 
 
 def summarize(results: Iterable[JobResult], header: dict[str, Any]) -> dict[str, Any]:
@@ -48,17 +53,22 @@ def summarize(results: Iterable[JobResult], header: dict[str, Any]) -> dict[str,
     summary = {
         **_rates(results),
         "tasks": len(by_task),
-        "tasks_exe_pass": sum(any(r.call.ok and r.exe.ok for r in rs) for rs in by_task.values()),
+        "tasks_exe_pass": sum(any(r.correct for r in rs) for rs in by_task.values()),
         "invalid": len(by_category.get(INVALID_CATEGORY, [])),
         "seed": header.get("seed"),
         "mode": header.get("mode"),
         "verdict_note": ("call/exe verdicts from Triton's CPU interpreter" if header.get("mode") == "interpreter"
                          else "call/exe verdicts from native GPU runs"),
-        "perf": "skipped (no GPU)" if header.get("mode") == "interpreter" else "not run",
+        "perf": header.get("perf") or ("skipped (no GPU)" if header.get("mode") == "interpreter" else "not run"),
+        **_perf(results),
+        "compile_baseline": header.get("compile_baseline", False),
+        "golden": header.get("golden"),
+        "roofline": header.get("roofline"),
         "sandbox": sorted({str(r.info.get("sandbox")) for r in results if r.info.get("sandbox")}),
         "versions": header.get("versions", {}),
         "started": header.get("started"),
-        "per_category": {c: _rates(rs) for c, rs in sorted(by_category.items())},
+        "wall_s": header.get("wall_s"),
+        "per_category": {c: {**_rates(rs), **_perf(rs)} for c, rs in sorted(by_category.items())},
     }
     return summary
 
@@ -74,16 +84,25 @@ def write(out_dir: Path, results: list[JobResult], header: dict[str, Any]) -> di
 
 def format_table(summary: dict[str, Any], results: list[JobResult], max_failures: int = 25) -> str:
     """A short terminal report: per-category rates, then the first failures with their reasons."""
-    lines = [f"{'category':<16}{'jobs':>6}{'call':>8}{'exe':>8}"]
+    timed = summary.get("perf_jobs", 0) > 0
+    perf_head = f"{'timed':>7}{'speedup':>9}" + "".join(f"{'fast_' + format(p, 'g'):>9}" for p in FAST_P) if timed else ""
+
+    def row(name: str, r: dict) -> str:
+        line = f"{name:<16}{r['jobs']:>6}{r['call_rate']:>8.0%}{r['exe_rate']:>8.0%}"
+        if timed:
+            speedup = f"{r['geomean_speedup_vs_eager']:.2f}x" if r.get("geomean_speedup_vs_eager") else "-"
+            line += f"{r['perf_jobs']:>7}{speedup:>9}" + "".join(f"{r['fast_' + format(p, 'g')]:>9.0%}" for p in FAST_P)
+        return line
+    lines = [f"{'category':<16}{'jobs':>6}{'call':>8}{'exe':>8}" + perf_head]
     for cat, r in summary["per_category"].items():
-        lines.append(f"{cat:<16}{r['jobs']:>6}{r['call_rate']:>8.0%}{r['exe_rate']:>8.0%}")
-    lines.append(f"{'all':<16}{summary['jobs']:>6}{summary['call_rate']:>8.0%}{summary['exe_rate']:>8.0%}")
+        lines.append(row(cat, r))
+    lines.append(row("all", summary))
     lines.append(f"mode: {summary['mode']} ({summary['verdict_note']}); perf: {summary['perf']}; seed {summary['seed']}")
     failures = [r for r in results if r.verdict != "ok"]
     if failures:
         lines.append(f"\n{len(failures)} job(s) did not pass:")
         for r in failures[:max_failures]:
-            stage = r.call if not r.call.ok else r.exe
+            stage = r.call if not r.call.ok else r.exe if not r.exe.ok else r.perf
             first = (stage.detail.strip().splitlines() or [""])[-1 if stage.status == "error" else 0]
             lines.append(f"  {r.task_id or r.source} #{r.sample_id}: {r.verdict}: {first[:160]}")
         if len(failures) > max_failures:

@@ -19,15 +19,24 @@ import torch
 from harness import report
 from harness.journal import Journal
 from harness.judge import judge_worker
-from harness.process import StageLimits, _harness_pythonpath, run_worker
+from harness.perf_metrics import job_metrics
+from harness.perf_session import run_perf, start_baseline
+from harness.process import StageLimits, WorkerProcess, _harness_pythonpath
 from harness.reference import ReferenceCache
 from harness.sandbox import worker_env
 from harness.submissions import Job
 from harness.task import get_task
 from harness.verdicts import ERROR, HARNESS_ERROR, SKIPPED, JobResult, StageResult
+from harness.zygote import Zygote
 
 INTERPRETER = "interpreter"
 GPU = "gpu"
+# Runs the perf protocol on CPU (host-clock times): for the harness's own tests only.
+PERF_ON_CPU_ENV = "KERNELBENCHX_PERF_ON_CPU"
+# Largest file a worker may write when perf runs: its check-set results at perf sizes (outputs and
+# arguments after the call) go through a file in its job dir.
+PERF_FILE_LIMIT = 16 << 30
+NO_ZYGOTE_ENV = "KERNELBENCHX_NO_ZYGOTE"
 
 
 @dataclass
@@ -43,6 +52,10 @@ class RunConfig:
     limits: StageLimits = field(default_factory=StageLimits)
     memory_limit: int | None = 8 << 30  # address-space cap per interpreter worker
     keep_job_dirs: bool = False
+    perf: bool = True                  # time jobs that pass exe (GPU only, see perf_session.py)
+    compile_baseline: bool = False     # also time torch.compile of the reference
+    golden_dir: Path | None = None     # stored golden results to compare with (default: auto-detect)
+    remeasure_roofline: bool = False   # measure the GPU's ceilings even if cached
 
     def resolved_mode(self) -> str:
         if self.mode:
@@ -78,6 +91,48 @@ class Evaluator:
         self.references = ReferenceCache()
         self.results: dict[str, JobResult] = {}  # by job key, after run()
         self._scratch = Path(tempfile.mkdtemp(prefix="kbx-jobs-"))
+        self.perf_enabled = config.perf and (self.mode == GPU or os.environ.get(PERF_ON_CPU_ENV) == "1")
+        self._gpu_locks: dict[str | None, threading.Lock] = {}  # one timed job per GPU at a time
+        self.roofline: dict | None = None
+        self.golden = None
+        self._zygote: Zygote | None = None
+
+    def _prepare_perf(self) -> None:
+        if not self.perf_enabled:
+            return
+        for slot in set(self._slots()):
+            self._gpu_locks.setdefault(slot, threading.Lock())
+        if self.mode == GPU:
+            from harness import golden, roofline
+            self.golden = golden.GoldenResults.find(self.config.golden_dir)
+            self.roofline = (roofline.measure_and_cache("cuda:0") if self.config.remeasure_roofline
+                             else roofline.load_or_measure("cuda:0", self.golden.path if self.golden else None))
+
+    def perf_note(self) -> str:
+        """How perf was run, for the summary."""
+        if self.mode == INTERPRETER and not self.perf_enabled:
+            return "skipped (no GPU)"
+        if not self.perf_enabled:
+            return "not requested"
+        if self.mode == INTERPRETER:
+            return "protocol test on CPU: host-clock times, not kernel performance"
+        return "timed on GPU"
+
+    def _start_zygote(self) -> Zygote | None:
+        """The process workers are forked from (saves each job the imports); None if it cannot
+        start, or if ``KERNELBENCHX_NO_ZYGOTE=1``: then each worker is a new interpreter."""
+        # GPU mode keeps one fresh interpreter per job until it is shown on a GPU that nothing the
+        # zygote imports initialises the CUDA driver (a forked child could not use CUDA then).
+        if self.mode == GPU or os.environ.get(NO_ZYGOTE_ENV) == "1":
+            return None
+        home = self._scratch / "zygote"
+        home.mkdir(exist_ok=True)
+        env = worker_env(home, interpret=self.mode == INTERPRETER, visible_device=None,
+                         pythonpath=_harness_pythonpath())
+        try:
+            return Zygote(env, home)
+        except (OSError, RuntimeError):
+            return None
 
     def _slots(self) -> list[str | None]:
         """One entry per concurrent worker: the GPU index it owns, or None for interpreter workers."""
@@ -92,8 +147,12 @@ class Evaluator:
 
     def run(self, jobs: list[Job], on_result: Callable[[JobResult], None] | None = None) -> dict:
         """Evaluate every job not already in the journal; returns the summary dict."""
+        started = time.monotonic()
+        self._prepare_perf()
         header = {"seed": self.config.seed, "mode": self.mode, "versions": versions(),
-                  "started": time.strftime("%Y-%m-%dT%H:%M:%S")}
+                  "started": time.strftime("%Y-%m-%dT%H:%M:%S"), "perf": self.perf_note(),
+                  "compile_baseline": self.config.compile_baseline and self.perf_enabled,
+                  "roofline": self.roofline, "golden": str(self.golden.path) if self.golden else None}
         journal = Journal(self.config.out_dir, header, self.config.resume)
         pending: "queue.Queue[Job]" = queue.Queue()
         for job in jobs:
@@ -117,25 +176,33 @@ class Evaluator:
                 if on_result:
                     on_result(result)
 
+        self._zygote = self._start_zygote() if not pending.empty() else None
         threads = [threading.Thread(target=worker_loop, args=(slot,), daemon=True) for slot in self._slots()]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        try:
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        finally:
+            if self._zygote:
+                self._zygote.close()
         shutil.rmtree(self._scratch, ignore_errors=True)
         results = [journal.done[j.key] for j in jobs if j.key in journal.done]
         self.results = {r.key: r for r in results}
-        return report.write(self.config.out_dir, results, header)
+        return report.write(self.config.out_dir, results, header | {"wall_s": round(time.monotonic() - started, 1)})
 
     def _result(self, job: Job, call: StageResult, exe: StageResult, seconds: float = 0.0,
-                info: dict | None = None) -> JobResult:
+                info: dict | None = None, perf: StageResult | None = None,
+                perf_metrics: dict | None = None) -> JobResult:
         category = job.task_id.split("/")[0] if job.task_id else None
-        perf = StageResult(SKIPPED, "no GPU" if self.mode == INTERPRETER else "perf not requested")
-        if not (call.ok and exe.ok):
-            perf = StageResult(SKIPPED, "exe did not pass")
+        if perf is None:
+            perf = StageResult(SKIPPED, "exe did not pass" if not (call.ok and exe.ok)
+                               else "no GPU" if self.mode == INTERPRETER and not self.perf_enabled
+                               else "perf not requested")
         return JobResult(key=job.key, task_id=job.task_id, category=category, sample_id=job.sample_id,
                          source=job.source, code_sha=job.code_sha, call=call, exe=exe, perf=perf,
-                         mode=self.mode, seconds=round(seconds, 3), info=info or {})
+                         mode=self.mode, seconds=round(seconds, 3), info=info or {},
+                         perf_metrics=perf_metrics or {})
 
     def evaluate(self, job: Job, slot: str | None) -> JobResult:
         """Evaluate one job in a fresh worker process."""
@@ -151,15 +218,50 @@ class Evaluator:
             env = worker_env(job_dir, interpret=self.mode == INTERPRETER, visible_device=_physical_gpu(slot),
                              pythonpath=_harness_pythonpath())
             spec = {"job_dir": str(job_dir), "task_id": task.id, "seed": self.config.seed,
-                    "device": "cpu" if self.mode == INTERPRETER else "cuda",
+                    "device": "cpu" if self.mode == INTERPRETER else "cuda:0",
                     "interpret": self.mode == INTERPRETER,
                     "memory_limit": self.config.memory_limit if self.mode == INTERPRETER else None}
-            outcome = run_worker(job_dir, spec, env, self.config.limits)
-            call, exe = judge_worker(task, outcome, cases, expected, job_dir)
+            spec["perf"] = self.perf_enabled
+            if self.perf_enabled:
+                spec["file_limit"] = PERF_FILE_LIMIT
+            worker = WorkerProcess("harness.worker", job_dir, spec, env, commands=self.perf_enabled,
+                                   zygote=self._zygote)
+            baseline = (start_baseline(job_dir, self._baseline_spec(task), self._baseline_env(slot))
+                        if self.perf_enabled else None)
+            try:
+                report = worker.follow_to_report(self.config.limits)
+                if not (baseline and report and report.get("status") == "ran"):
+                    worker.close()  # done (or dead): its exit code and stderr go into the verdict
+                call, exe = judge_worker(task, worker.outcome, cases, expected, job_dir)
+                perf = metrics = None
+                if baseline and call.ok and exe.ok:
+                    perf, raw = run_perf(worker, baseline, job_dir, self._gpu_locks[slot], self.config.limits)
+                    if perf.ok:
+                        metrics = job_metrics(raw, self.roofline, self.golden.cases(task) if self.golden else None)
+            finally:
+                if baseline:
+                    baseline.close()
+                outcome = worker.close()
             info = {"sandbox": next((e.get("sandbox") for e in outcome.events if e.get("sandbox")), None),
                     "configs": (outcome.report or {}).get("configs"),
                     "source_task": task.id}
-            return self._result(job, call, exe, outcome.seconds, info)
+            return self._result(job, call, exe, outcome.seconds, info, perf, metrics)
         finally:
             if not self.config.keep_job_dirs:
                 shutil.rmtree(job_dir, ignore_errors=True)
+                shutil.rmtree(job_dir.with_name(job_dir.name + "-baseline"), ignore_errors=True)
+
+    def _baseline_spec(self, task) -> dict:
+        return {"task_id": task.id, "seed": self.config.seed, "compile": self.config.compile_baseline,
+                "device": "cpu" if self.mode == INTERPRETER else "cuda:0"}
+
+    @staticmethod
+    def _baseline_env(slot: str | None) -> dict[str, str]:
+        """The trusted baseline process: the parent's environment on the job's GPU."""
+        env = dict(os.environ, PYTHONPATH=_harness_pythonpath(), PYTHONUNBUFFERED="1")
+        env.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")  # many run at once; no pool per process
+        if slot is not None:
+            env["CUDA_VISIBLE_DEVICES"] = _physical_gpu(slot)
+        else:
+            env["TRITON_INTERPRET"] = "1"
+        return env

@@ -99,10 +99,14 @@ class Task:
         """The correctness cases for ``seed`` on ``device`` (deterministic)."""
         return list(self.module.cases(Inputs(self.case_seed(seed, "exe"), device)))
 
-    def perf_cases(self, seed: int, device: str | torch.device = "cpu") -> list[Case]:
-        """The timing cases for ``seed`` on ``device`` (deterministic); empty if the task has none."""
+    def perf_cases(self, seed: int, device: str | torch.device = "cpu", input_set: int = 0) -> list[Case]:
+        """The timing cases for ``seed`` on ``device`` (deterministic); empty if the task has none.
+        ``input_set`` draws another set of values for the same shapes (timing rotates among sets)."""
         fn = getattr(self.module, "perf_cases", None)
-        return list(fn(Inputs(self.case_seed(seed, "perf"), device))) if fn else []
+        if fn is None:
+            return []
+        on_gpu = torch.device(device).type == "cuda"
+        return list(fn(Inputs(self.case_seed(seed, f"perf:{input_set}"), device, draw_on_device=on_gpu)))
 
     def cost(self, case: Case, output: Any) -> Cost:
         """FLOPs and bytes of one case (task's own model, or the elementwise default)."""

@@ -84,13 +84,17 @@ class Inputs:
     """Seeded input factory handed to ``cases``/``perf_cases``.
 
     Random values are drawn on the CPU from one ``torch.Generator`` (so a seed means the same
-    numbers everywhere) and then moved to ``device``. Shapes are passed as separate ints.
+    numbers everywhere) and then moved to ``device``; perf cases may draw on the device instead.
+    Shapes are passed as separate ints.
     """
 
-    def __init__(self, seed: int, device: str | torch.device = "cpu") -> None:
+    def __init__(self, seed: int, device: str | torch.device = "cpu", draw_on_device: bool = False) -> None:
         self.seed = seed
         self.device = torch.device(device)
-        self.generator = torch.Generator().manual_seed(seed)
+        # Perf-sized inputs are drawn on the GPU itself (drawing hundreds of MB on the CPU is slow);
+        # the same seed still gives the same values in every process on the same device.
+        self._draw = self.device if draw_on_device else torch.device("cpu")
+        self.generator = torch.Generator(device=self._draw).manual_seed(seed)
 
     # -- basic distributions -------------------------------------------------------------
     def _out(self, t: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
@@ -99,27 +103,27 @@ class Inputs:
     def randn(self, *shape: int, dtype: torch.dtype = torch.float32, mean: float = 0.0,
               std: float = 1.0) -> torch.Tensor:
         """Normal(mean, std) values."""
-        t = torch.randn(shape, generator=self.generator, dtype=torch.float64) * std + mean
+        t = torch.randn(shape, generator=self.generator, dtype=torch.float64, device=self._draw) * std + mean
         return self._out(t, dtype)
 
     def uniform(self, *shape: int, low: float = 0.0, high: float = 1.0,
                 dtype: torch.dtype = torch.float32) -> torch.Tensor:
         """Uniform(low, high) values."""
-        t = torch.rand(shape, generator=self.generator, dtype=torch.float64) * (high - low) + low
+        t = torch.rand(shape, generator=self.generator, dtype=torch.float64, device=self._draw) * (high - low) + low
         return self._out(t, dtype)
 
     def heavy_tailed(self, *shape: int, dtype: torch.dtype = torch.float32, scale: float = 1.0,
                      outlier_rate: float = 0.01, outlier_scale: float = 100.0) -> torch.Tensor:
         """Normal values with a share of large outliers (both signs), to catch overflow and
         precision bugs that well-behaved data hides."""
-        t = torch.randn(shape, generator=self.generator, dtype=torch.float64) * scale
-        hit = torch.rand(shape, generator=self.generator, dtype=torch.float64) < outlier_rate
+        t = torch.randn(shape, generator=self.generator, dtype=torch.float64, device=self._draw) * scale
+        hit = torch.rand(shape, generator=self.generator, dtype=torch.float64, device=self._draw) < outlier_rate
         t = torch.where(hit, t * outlier_scale, t)
         return self._out(t, dtype)
 
     def randint(self, low: int, high: int, *shape: int, dtype: torch.dtype = torch.int64) -> torch.Tensor:
         """Integers in [low, high)."""
-        t = torch.randint(low, high, shape, generator=self.generator, dtype=torch.int64)
+        t = torch.randint(low, high, shape, generator=self.generator, dtype=torch.int64, device=self._draw)
         return self._out(t, dtype)
 
     def tensor(self, values: Sequence | torch.Tensor, dtype: torch.dtype = torch.float32) -> torch.Tensor:
@@ -128,7 +132,7 @@ class Inputs:
 
     def permutation(self, n: int) -> torch.Tensor:
         """A random permutation of range(n) (int64)."""
-        return torch.randperm(n, generator=self.generator).to(self.device)
+        return torch.randperm(n, generator=self.generator, device=self._draw).to(self.device)
 
     # -- layouts -------------------------------------------------------------------------
     def strided(self, t: torch.Tensor, step: int = 2) -> torch.Tensor:

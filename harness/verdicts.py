@@ -15,6 +15,8 @@ SKIPPED = "skipped"        # not run (`detail` says why)
 HARNESS_ERROR = "harness_error"  # the harness itself failed on this job
 
 STATUSES = (OK, ERROR, TIMEOUT, CRASHED, WRONG, INTEGRITY, SKIPPED, HARNESS_ERROR)
+# A perf stage ending in one of these makes the job's verdict (the kernel failed at the perf sizes).
+PERF_FAILURES = (WRONG, INTEGRITY, ERROR, CRASHED, TIMEOUT, HARNESS_ERROR)
 
 
 @dataclass
@@ -43,24 +45,34 @@ class JobResult:
     mode: str
     seconds: float = 0.0
     info: dict[str, Any] = field(default_factory=dict)
+    perf_metrics: dict[str, Any] = field(default_factory=dict)  # see perf_metrics.job_metrics
 
     @property
     def verdict(self) -> str:
         for stage in (self.call, self.exe):
             if not stage.ok:
                 return stage.status
+        if self.perf.status in PERF_FAILURES:
+            return self.perf.status
         return OK
+
+    @property
+    def correct(self) -> bool:
+        """Passed exe, and was not found wrong (or not Triton's work) at the perf sizes."""
+        return self.call.ok and self.exe.ok and self.perf.status not in (WRONG, INTEGRITY)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["verdict"] = self.verdict
         data["call_ok"] = self.call.ok
-        data["exe_ok"] = self.call.ok and self.exe.ok
+        data["exe_ok"] = self.correct
+        data["perf_ok"] = self.perf.ok
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "JobResult":
         fields = {k: data[k] for k in ("key", "task_id", "category", "sample_id", "source", "code_sha",
                                        "mode", "seconds", "info")}
+        fields["perf_metrics"] = data.get("perf_metrics") or {}
         return cls(call=StageResult(**data["call"]), exe=StageResult(**data["exe"]),
                    perf=StageResult(**data["perf"]), **fields)

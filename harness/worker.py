@@ -59,6 +59,15 @@ def pin_precision(torch_module: Any) -> None:
     torch_module.set_float32_matmul_precision("highest")
 
 
+def _prebind_dynamo_wrappers(torch_module: Any) -> None:
+    """Importing ``torch._dynamo`` (which a submission may do, e.g. via ``torch.compile``) rebinds
+    ``torch.manual_seed`` to a wrapper, which the API snapshot would report as tampering. Installing
+    the same lazy wrapper now has the same effect, and the later import then leaves it alone; this
+    costs nothing, where importing ``torch._dynamo`` itself costs seconds per worker."""
+    if torch_module.manual_seed is torch_module.random.manual_seed:
+        torch_module.manual_seed = torch_module._disable_dynamo(torch_module.manual_seed)
+
+
 def load_submission(path: Path):
     spec = importlib.util.spec_from_file_location(SUBMISSION_MODULE, path)
     module = importlib.util.module_from_spec(spec)
@@ -73,9 +82,9 @@ def run(job: dict, reporter: Reporter) -> None:
     reporter.emit("stage", stage="setup")
 
     from harness.sandbox import confine, set_limits
-    set_limits(job.get("memory_limit"))
+    set_limits(job.get("memory_limit"), **({"file_bytes": job["file_limit"]} if job.get("file_limit") else {}))
     import torch
-    import torch._dynamo  # noqa: F401 - rebinds torch.manual_seed when first imported: do it before the API snapshot
+    _prebind_dynamo_wrappers(torch)
     if job["interpret"]:
         from harness.interpreter_compat import install as install_interpreter_fixes
         install_interpreter_fixes()
@@ -144,6 +153,18 @@ def run(job: dict, reporter: Reporter) -> None:
         return
     torch.save(records, job_dir / "outputs.pt")
     reporter.emit("report", stage="exe", status="ran", configs=configs, sandbox=sandbox)
+    if job.get("perf"):
+        serve_perf(task, job, fn, launches, reporter, str(submission))
+
+
+def serve_perf(task: Any, job: dict, fn: Any, launches: Any, reporter: Reporter, submission: str) -> None:
+    """After exe: answer the parent's perf commands (it sends them only if exe passed)."""
+    from harness.perf import PerfServer, stdin_commands
+    server = PerfServer(task, job["seed"], job["device"], {"candidate": fn}, reporter.emit, launches=launches)
+    try:
+        server.serve(stdin_commands())
+    except BaseException as exc:  # noqa: BLE001 - e.g. out of memory or an illegal access at perf sizes
+        reporter.emit("report", stage="perf", status=_status_of(exc), detail=format_error(exc, submission))
 
 
 def main(argv: list[str] | None = None) -> int:

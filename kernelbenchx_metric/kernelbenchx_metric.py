@@ -29,12 +29,16 @@ Args:
     seed: seed of the test inputs (default 0); the same seed gives the same verdicts.
     timeout: seconds allowed for each of the call and exe stages of one sample (default 300).
     mode: "gpu" or "interpreter" (default: gpu when CUDA is available).
+    perf: time the samples that pass exe, on a GPU (default True; ignored without a GPU).
+    compile_baseline: also time torch.compile of the reference (default False).
 Returns:
     call_rate, exe_rate: shares of samples passing call and exe;
     pass@k: for k in 1, 5, 10 when every reference has at least k samples;
     exe_rate/<Category>, call_rate/<Category>: the same per category;
     mode, seed, perf: how the verdicts were made;
-    results: per reference, per sample: task_id, verdict, call, exe, detail.
+    perf_rate, avg_speedup (geometric mean vs eager PyTorch, same run), fast_0/1/1.5/2 (share of all
+        samples correct and more than p times faster than eager), slower_than_eager: on a GPU;
+    results: per reference, per sample: task_id, verdict, call, exe, perf, speedup, detail.
 Examples:
     >>> import os, evaluate, harness
     >>> os.environ["HF_ALLOW_CODE_EVAL"] = "1"
@@ -78,9 +82,10 @@ class KernelBenchX(evaluate.Metric):
             reference_urls=["https://arxiv.org/abs/2605.04956"],
         )
 
-    def _compute(self, predictions, references, seed=0, timeout=None, mode=None):
+    def _compute(self, predictions, references, seed=0, timeout=None, mode=None, perf=True, compile_baseline=False):
         if os.getenv("HF_ALLOW_CODE_EVAL", "0") != "1":
             raise ValueError(_WARNING)
         from harness.api import score
 
-        return score(predictions, references, seed=seed, timeout=timeout, mode=mode)
+        return score(predictions, references, seed=seed, timeout=timeout, mode=mode, perf=perf,
+                     compile_baseline=compile_baseline)

@@ -63,7 +63,7 @@ def logspace(start, end, steps, base=10.0, dtype=None, layout=torch.strided, dev
         log_b = math.log(abs(base)) if base != 0 else 0.0
         params = torch.empty(4, dtype=torch.float64, device=device)
         for i, v in enumerate((start, end, step, log_b)):
-            params[i] = v
+            params[i].fill_(v)  # a fill on the device, not a host-to-device copy
         acc = tl.float64 if dtype == torch.float64 else tl.float32
         BLOCK = 1024
         _logspace_kernel[(triton.cdiv(steps, BLOCK),)](out, params, steps, halfway,

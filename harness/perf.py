@@ -1,0 +1,237 @@
+"""The perf stage inside one process: the candidate's worker or the trusted baseline process.
+
+Both sides run this same code on the same inputs, driven command by command by the parent (which
+interleaves them and holds the GPU for the duration, see perf_session.py). Per perf case a process
+keeps: ``INPUT_SETS`` sets of freshly drawn inputs of identical shapes, call buffers laid out like them
+(each timed repetition first copies the next set into the buffers, so the wrapper sees the same
+tensors with new values: caching keyed on tensor identity or pointers returns stale results), and a
+separate check set. After timing, each side calls once on the check set and the parent has the
+candidate's result judged against the reference's: a kernel that is wrong at perf sizes is wrong.
+
+Commands (JSON lines on stdin) and replies (events on the report pipe):
+``prepare``                      -> ``prepared`` {cases: [{label, describe, estimate_ms, ...}]}
+``time`` {case, side, reps, first} -> ``times`` {ms: [...]}
+``check`` {case, side}            -> ``checked`` (the check-set call, kept in memory)
+``save`` {case, path}              -> ``saved`` (candidate: kept result written to ``path``)
+``judge`` {case, path}             -> ``verdict`` {ok, status, detail} (baseline: judged against ``path``)
+``done``                         -> the process exits
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import torch
+
+from harness.invoke import CallRecord, call_case, clone_case
+from harness.task import Task
+from harness.taskdef import Case, tensor_leaves
+from harness.timing import EventTimer, estimate_ms
+
+INPUT_SETS = 2
+CHECK_SET = INPUT_SETS          # input_set index of the check set (never timed)
+WARMUP_CALLS = 2
+
+
+class PerfCaseError(Exception):
+    """A task's perf cases are not usable for timing (a task-file bug, not the submission's)."""
+
+
+def _storages(case: Case) -> list[torch.UntypedStorage]:
+    seen: dict[int, torch.UntypedStorage] = {}
+    for t in tensor_leaves(list(case.args) + list(case.kwargs.values())):
+        seen.setdefault(t.untyped_storage().data_ptr(), t.untyped_storage())
+    return list(seen.values())
+
+
+class RotatingCase:
+    """Call buffers for one perf case and the input sets copied into them, one per repetition."""
+
+    def __init__(self, sets: list[Case], check: Case) -> None:
+        shapes = {s.describe().split(": ", 1)[1] for s in sets + [check]}
+        if len(shapes) != 1:
+            raise PerfCaseError(f"perf case {sets[0].label!r}: input sets differ in shape or arguments: {sorted(shapes)}")
+        self.label = sets[0].label
+        self.sets = sets
+        self.check_case = check
+        self.buffers = clone_case(sets[0])
+        self._dst = _storages(self.buffers)
+        self._src = [_storages(s) for s in sets + [check]]
+        if any(len(src) != len(self._dst) or any(a.nbytes() != b.nbytes() for a, b in zip(src, self._dst))
+               for src in self._src):
+            raise PerfCaseError(f"perf case {self.label!r}: input sets have different storage layouts")
+
+    def load(self, index: int) -> None:
+        """Copy input set ``index`` (``CHECK_SET`` for the check set) into the call buffers."""
+        for dst, src in zip(self._dst, self._src[index]):
+            dst.copy_(src)
+
+    def loader(self) -> Callable[[int], None]:
+        return lambda rep: self.load(rep % len(self.sets))
+
+    def call(self, fn: Callable[..., Any]) -> Any:
+        return fn(*self.buffers.args, **self.buffers.kwargs)
+
+
+def _input_set(task: Task, seed: int, device: str, index: int) -> list[Case]:
+    if torch.device(device).type == "cpu":
+        # The CPU protocol test (runner.PERF_ON_CPU_ENV): the interpreter cannot run perf sizes, so
+        # the last correctness cases, drawn from other seeds, stand in for them.
+        return task.correctness_cases(seed + 7919 * (index + 1), device)[-2:]
+    return task.perf_cases(seed, device, input_set=index)
+
+
+def build_cases(task: Task, seed: int, device: str) -> list[RotatingCase]:
+    sets = [_input_set(task, seed, device, i) for i in range(INPUT_SETS)]
+    checks = _input_set(task, seed, device, CHECK_SET)
+    if not checks:
+        raise PerfCaseError(f"{task.id} declares no perf cases")
+    return [RotatingCase([s[i] for s in sets], checks[i]) for i in range(len(checks))]
+
+
+class PerfServer:
+    """Answers the parent's perf commands for the named callables (``sides``) of one process."""
+
+    def __init__(self, task: Task, seed: int, device: str, sides: dict[str, Callable[..., Any]],
+                 emit: Callable[..., None], launches: Any = None, trusted: bool = False,
+                 optional: tuple[str, ...] = ()) -> None:
+        """``launches`` (the candidate's LaunchCounter) lets the check call be watched like exe's
+        calls and tells the timer which streams the candidate's kernels ran on. A side named in
+        ``optional`` that fails on a case is dropped (and reported) instead of failing the stage."""
+        self.task, self.seed, self.device = task, seed, device
+        self.sides, self.emit, self.trusted = dict(sides), emit, trusted
+        self.optional = optional
+        self.launches = launches
+        if launches is not None:
+            launches.track_streams = torch.device(device).type == "cuda"
+        self.timer = EventTimer(torch.device(device), launches.take_streams if launches is not None else list)
+        self.cases: list[RotatingCase] = []
+        self._checks: dict[int, CallRecord] = {}
+
+    def serve(self, commands: Iterator[dict]) -> None:
+        for command in commands:
+            name = command.get("cmd")
+            if name == "done":
+                return
+            handler = getattr(self, f"_cmd_{name}", None)
+            if handler is None:
+                raise ValueError(f"unknown perf command {name!r}")
+            handler(command)
+
+    def _cmd_prepare(self, command: dict) -> None:
+        self.cases = build_cases(self.task, self.seed, self.device)
+        described = []
+        for case in self.cases:
+            info: dict[str, Any] = {"label": case.label, "describe": case.sets[0].describe(),
+                                    "estimate_ms": {}, "first_call_s": {}}
+            for side, fn in self.sides.items():
+                case.load(0)
+                start = time.perf_counter()
+                try:
+                    output = case.call(fn)   # JIT / autotune / torch.compile happen here, untimed
+                    self.timer.sync()
+                except Exception as exc:  # noqa: BLE001
+                    if side not in self.optional:
+                        raise
+                    # e.g. torch.compile cannot handle this case: report it, time the other sides
+                    info.setdefault("unavailable", {})[side] = f"{type(exc).__name__}: {str(exc)[:300]}"
+                    continue
+                info["first_call_s"][side] = round(time.perf_counter() - start, 3)
+                for rep in range(WARMUP_CALLS):
+                    case.load(rep)
+                    case.call(fn)
+                info["estimate_ms"][side] = estimate_ms(self.timer, lambda: case.call(fn), case.loader())
+                if self.trusted and side == "eager":
+                    cost = self.task.cost(case.sets[0], output)
+                    info["flops"], info["bytes"] = float(cost.flops), float(cost.bytes)
+                    info["dtype"] = _dtype_of(case.sets[0], output)
+                del output
+            described.append(info)
+        self.emit("prepared", cases=described)
+
+    def _cmd_time(self, command: dict) -> None:
+        case = self.cases[int(command["case"])]
+        fn = self.sides[command["side"]]
+        ms = self.timer.time(lambda: case.call(fn), case.loader(), int(command["reps"]), int(command.get("first", 0)))
+        self.emit("times", ms=ms)
+
+    def _cmd_check(self, command: dict) -> None:
+        """Call once on the check set and keep the result (the GPU work, done while the parent holds
+        the GPU); ``save`` / ``judge`` move it off the GPU afterwards."""
+        index = int(command["case"])
+        case = self.cases[index]
+        case.load(CHECK_SET)
+        if self.trusted:
+            self._checks[index] = call_case(self.sides[command["side"]], case.buffers)
+            self.timer.sync()
+            self.emit("checked")
+            return
+        from harness.integrity import TorchOpMonitor
+        monitor = TorchOpMonitor(self.launches, forbid_host_transfer=self.timer.on_gpu)
+        before = self.launches.count
+        with monitor:
+            record = call_case(self.sides[command["side"]], case.buffers)
+        self.timer.sync()
+        if monitor.forbidden or self.launches.count == before:
+            why = (f"the wrapper ran PyTorch compute ({', '.join(sorted(set(monitor.forbidden))[:4])})"
+                   if monitor.forbidden else "no Triton kernel was launched")
+            self.emit("checked", integrity=f"at perf size, case {case.check_case.describe()}: {why}")
+            return
+        self._checks[index] = record
+        self.emit("checked")
+
+    def _cmd_save(self, command: dict) -> None:
+        """Candidate: write the kept check-set result for the parent's judge."""
+        record = self._checks.pop(int(command["case"]))
+        torch.save(_to_cpu(record.to_payload()), command["path"])
+        self.emit("saved")
+
+    def _cmd_judge(self, command: dict) -> None:
+        """Baseline: judge the candidate's saved check-set result against the kept reference."""
+        index = int(command["case"])
+        reference = self._checks.pop(index)
+        self.emit("verdict", **_judge_saved(self.task, self.cases[index], reference, Path(command["path"])))
+
+
+def _dtype_of(case: Case, output: Any) -> str:
+    from harness.roofline import case_dtype
+    return case_dtype(tensor_leaves(list(case.args) + list(case.kwargs.values()) + [output]))
+
+
+def _to_cpu(obj: Any) -> Any:
+    if isinstance(obj, torch.Tensor):
+        return obj.cpu()
+    if isinstance(obj, (tuple, list)):
+        return type(obj)(_to_cpu(x) for x in obj)
+    if isinstance(obj, dict):
+        return {k: _to_cpu(v) for k, v in obj.items()}
+    return obj
+
+
+def _judge_saved(task: Task, case: RotatingCase, reference: CallRecord, path: Path) -> dict:
+    """Judge the candidate's check-set result (a file it wrote) against the reference's."""
+    from harness.compare import judge_call
+    from harness.judge import move_like_reference
+    try:
+        payload = torch.load(path, weights_only=True, map_location="cpu")
+        candidate = CallRecord.from_payload(move_like_reference(payload, reference))
+    except Exception as exc:  # noqa: BLE001 - the file came from the untrusted process
+        return {"ok": False, "status": "integrity", "detail": f"perf check result unreadable ({type(exc).__name__}: {exc})"}
+    finally:
+        path.unlink(missing_ok=True)
+    msg = judge_call(candidate, reference, task.tolerances, task.custom_check, case.check_case)
+    if msg:
+        return {"ok": False, "status": "wrong", "detail": f"at perf size, case {case.check_case.describe()}: {msg}"}
+    return {"ok": True}
+
+
+def stdin_commands() -> Iterator[dict]:
+    """The parent's commands, one JSON object per line on stdin."""
+    for line in sys.stdin:
+        line = line.strip()
+        if line:
+            yield json.loads(line)

@@ -1,0 +1,106 @@
+"""Perf metrics from raw measurements: per case, per job (task sample), per run.
+
+Per case: medians and IQRs, TFLOP/s, GB/s, % of the measured roofline, speedups against each
+baseline timed in the same run (eager, torch.compile) and against the stored golden results. Per
+job: the geometric mean of each speedup over the task's cases. Per run: geometric mean speedup over
+jobs whose perf passed, fast_p (share of *all* jobs that are correct and more than p times faster
+than eager), the share of correct kernels slower than eager. A size that fails fails the job's perf
+verdict, so a speedup never averages over a subset of sizes.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable
+
+from harness.roofline import roofline_ms
+from harness.timing import TimingStats
+
+FAST_P = (0.0, 1.0, 1.5, 2.0)
+BASELINES = ("eager", "compile")
+
+
+def geomean(values: Iterable[float]) -> float | None:
+    values = [v for v in values if v and v > 0 and math.isfinite(v)]
+    if not values:
+        return None
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def _r(x: float | None, digits: int = 4) -> float | None:
+    return None if x is None else float(f"{x:.{digits}g}")
+
+
+def case_metrics(raw: dict[str, Any], roofline: dict[str, Any] | None, golden: dict[str, Any] | None) -> dict[str, Any]:
+    """Metrics of one perf case from its raw samples (see perf_session.py)."""
+    stats = {side: TimingStats.of(ms) for side, ms in raw["samples_ms"].items() if ms}
+    cand = stats["candidate"].median_ms
+    out: dict[str, Any] = {"label": raw["label"], "describe": raw["describe"], "dtype": raw.get("dtype"),
+                           "flops": raw.get("flops"), "bytes": raw.get("bytes")}
+    for side, s in stats.items():
+        out[side] = {k: v if k == "reps" else _r(v) for k, v in s.to_json().items()}
+    out["runtime_ms"] = _r(cand)
+    seconds = cand * 1e-3
+    out["tflops"] = _r(raw["flops"] / seconds / 1e12) if raw.get("flops") else None
+    out["gbs"] = _r(raw["bytes"] / seconds / 1e9) if raw.get("bytes") else None
+    for side in BASELINES:
+        out[f"speedup_vs_{side}"] = _r(stats[side].median_ms / cand) if side in stats else None
+    if "compile" in raw.get("first_call_s", {}):
+        out["compile_s"] = raw["first_call_s"]["compile"]  # compile + first call, never timed
+    if raw.get("unavailable"):
+        out["unavailable"] = raw["unavailable"]
+    if roofline and raw.get("bytes") is not None:
+        bound = roofline_ms(raw.get("flops") or 0.0, raw["bytes"], raw.get("dtype") or "float32", roofline)
+        out["roofline_ms"] = _r(bound)
+        out["roofline_pct"] = _r(100.0 * bound / cand)
+    if golden:
+        out["golden"] = golden
+        for side, ms in golden.items():
+            out[f"speedup_vs_golden_{side}"] = _r(ms / cand) if ms else None
+    return out
+
+
+def job_metrics(raw: dict[str, Any], roofline: dict[str, Any] | None,
+                golden_cases: dict[str, dict[str, float]] | None = None) -> dict[str, Any]:
+    """Per-case metrics and per-job geometric means; upstream's key names are kept too
+    (``runtime_ms``, ``gbs``, ``tflops`` per case; ``speedup`` = geomean speedup vs eager)."""
+    golden_cases = golden_cases or {}
+    cases = [case_metrics(c, roofline, golden_cases.get(c["label"])) for c in raw["cases"]]
+    out: dict[str, Any] = {"cases": cases}
+    speedup_keys = sorted({k for c in cases for k in c if k.startswith("speedup_vs_")})
+    for key in speedup_keys:
+        values = [c.get(key) for c in cases]
+        # Only when every case has it: a geomean over a subset of sizes would flatter.
+        out[key] = _r(geomean(values)) if all(values) else None
+    out["speedup"] = out.get("speedup_vs_eager")
+    out["roofline_pct"] = _r(geomean(c.get("roofline_pct") for c in cases)) if roofline else None
+    out["runtime_ms"] = [c["runtime_ms"] for c in cases]
+    out["gbs"] = [c["gbs"] for c in cases]
+    out["tflops"] = [c["tflops"] for c in cases]
+    out["rounds"] = raw.get("rounds")
+    out["lock_wait_s"] = raw.get("lock_wait_s")
+    return out
+
+
+def run_metrics(jobs: list[tuple[bool, dict[str, Any] | None]]) -> dict[str, Any]:
+    """Aggregates over ``(perf_ok, job_metrics)`` pairs, one per job (all jobs, failed ones too)."""
+    n = len(jobs)
+    timed = [m for ok, m in jobs if ok and m and m.get("speedup")]
+    speedups = [m["speedup"] for m in timed]
+    out: dict[str, Any] = {
+        "perf_jobs": len(timed),
+        "perf_rate": round(len(timed) / n, 4) if n else 0.0,
+        "geomean_speedup_vs_eager": _r(geomean(speedups)),
+        "avg_speedup": _r(geomean(speedups)),  # upstream's name; a geometric mean here
+        "slower_than_eager": round(sum(s < 1.0 for s in speedups) / len(speedups), 4) if speedups else None,
+    }
+    for p in FAST_P:
+        out[f"fast_{p:g}"] = round(sum(s > p for s in speedups) / n, 4) if n else 0.0
+    for key in ("speedup_vs_compile", "speedup_vs_golden_eager", "speedup_vs_golden_compile",
+                "speedup_vs_golden_triton", "roofline_pct"):
+        # Over the jobs that have this baseline (torch.compile may fail on a reference; golden
+        # results may lack a task): the count says how many.
+        values = [m[key] for m in timed if m.get(key)]
+        out[f"geomean_{key}"] = _r(geomean(values))
+        out[f"jobs_with_{key}"] = len(values)
+    return out

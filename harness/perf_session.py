@@ -1,0 +1,152 @@
+"""The perf stage, parent side: interleave the candidate with its baselines on one GPU.
+
+For a job that passed exe, the parent starts the trusted baseline process (harness/baseline.py),
+lets it draw its inputs and compile ``torch.compile`` of the reference *before* taking the GPU (so
+compilation overlaps other jobs' timing), then takes the GPU's timing lock: no other job is timed on
+that GPU until this one is done. Under the lock, for each perf case: both processes warm up, then
+``ROUNDS`` rounds alternate candidate / eager / compile, each side timing its own repetitions; while
+a baseline is timed, the candidate's process group is stopped (SIGSTOP), so it cannot load the GPU
+meanwhile. Each side then calls once on a separate check set; after the GPU is released, the
+candidate's check results are judged against the reference's by the baseline process.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from harness.process import StageLimits, WorkerProcess
+from harness.timing import reps_per_round
+from harness.verdicts import CRASHED, HARNESS_ERROR, INTEGRITY, OK, TIMEOUT, StageResult
+
+ROUNDS = 5
+CANDIDATE = "candidate"
+
+
+class PerfFailure(Exception):
+    """Ends the perf stage with ``result``."""
+
+    def __init__(self, result: StageResult) -> None:
+        super().__init__(result.detail)
+        self.result = result
+
+
+def _candidate_failed(proc: WorkerProcess, event: dict | None, what: str) -> PerfFailure:
+    if event is None:
+        if proc.outcome.timed_out:
+            return PerfFailure(StageResult(TIMEOUT, f"perf stage exceeded its time limit ({what})"))
+        proc.close()
+        return PerfFailure(StageResult(CRASHED, f"{proc.outcome.crash_reason()} ({what})\n{proc.outcome.stderr_tail[-800:]}".strip()))
+    detail = str(event.get("detail", ""))
+    return PerfFailure(StageResult(event.get("status") or "error", f"{what}: {detail}"))
+
+
+def _baseline_failed(proc: WorkerProcess, event: dict | None, what: str) -> PerfFailure:
+    if event is None:
+        proc.close()
+        why = "timed out" if proc.outcome.timed_out else proc.outcome.crash_reason()
+        detail = f"{why}\n{proc.outcome.stderr_tail[-1500:]}"
+    else:
+        detail = str(event.get("detail", event))
+    return PerfFailure(StageResult(HARNESS_ERROR, f"baseline process failed ({what}): {detail}"))
+
+
+def start_baseline(job_dir: Path, spec: dict, env: dict[str, str]) -> WorkerProcess:
+    """Start the trusted baseline process and let it draw its inputs and compile right away (while
+    the candidate is still in call/exe); it is closed unused if the candidate fails exe."""
+    # Its own directory: the candidate can write to its job dir, and nothing a trusted process
+    # runs from may come from there.
+    baseline_dir = job_dir.with_name(job_dir.name + "-baseline")
+    baseline_dir.mkdir(exist_ok=True)
+    baseline = WorkerProcess("harness.baseline", baseline_dir, spec, env, commands=True, name="baseline")
+    baseline.send({"cmd": "prepare"})
+    return baseline
+
+
+def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, gpu_lock: threading.Lock,
+             limits: StageLimits) -> tuple[StageResult, dict[str, Any]]:
+    """Time the candidate (a worker that passed exe and waits for perf commands) against its
+    baselines. Returns the perf verdict and the raw measurements (see perf_metrics.py)."""
+    try:
+        deadline = time.monotonic() + limits.setup + limits.perf
+        base = baseline.next_event(deadline)
+        while base is not None and base.get("event") == "stage":
+            base = baseline.next_event(deadline)
+        if base is None or base.get("event") != "prepared":
+            raise _baseline_failed(baseline, base, "prepare")
+        waited = time.monotonic()
+        with gpu_lock:
+            waited = time.monotonic() - waited
+            deadline = time.monotonic() + limits.perf
+            raw = _timed(candidate, baseline, base["cases"], deadline)
+        _judge_checks(candidate, baseline, len(raw["cases"]), job_dir, deadline)
+        raw["lock_wait_s"] = round(waited, 3)
+        return StageResult(OK), raw
+    except PerfFailure as failure:
+        return failure.result, {}
+
+
+def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[dict], deadline: float) -> dict[str, Any]:
+    """Under the GPU lock: warm-up, interleaved rounds and the check-set calls of every case."""
+    prepared = candidate.request({"cmd": "prepare"}, "prepared", deadline)
+    if prepared is None or prepared.get("event") != "prepared":
+        raise _candidate_failed(candidate, prepared, "warm-up at perf sizes")
+    cases = []
+    for index, (base, cand) in enumerate(zip(base_cases, prepared["cases"])):
+        estimates = {CANDIDATE: cand["estimate_ms"][CANDIDATE], **base["estimate_ms"]}
+        samples: dict[str, list[float]] = {side: [] for side in estimates}
+        reps = {side: reps_per_round(ms) for side, ms in estimates.items()}
+        for round_index in range(ROUNDS):
+            order = list(estimates) if round_index % 2 == 0 else list(reversed(estimates))
+            for side in order:
+                samples[side] += _time_side(candidate, baseline, index, side, reps[side],
+                                            round_index * reps[side], deadline)
+        _check_call(candidate, baseline, index, deadline)
+        cases.append({**base, "candidate_first_call_s": cand["first_call_s"][CANDIDATE], "samples_ms": samples})
+    return {"cases": cases, "rounds": ROUNDS}
+
+
+def _time_side(candidate: WorkerProcess, baseline: WorkerProcess, case: int, side: str, reps: int,
+               first: int, deadline: float) -> list[float]:
+    command = {"cmd": "time", "case": case, "side": side, "reps": reps, "first": first}
+    if side == CANDIDATE:
+        event = candidate.request(command, "times", deadline)
+        if event is None or event.get("event") != "times":
+            raise _candidate_failed(candidate, event, f"timing case {case}")
+        return [float(x) for x in event["ms"]]
+    candidate.pause()
+    try:
+        event = baseline.request(command, "times", deadline)
+    finally:
+        candidate.resume()
+    if event is None or event.get("event") != "times":
+        raise _baseline_failed(baseline, event, f"timing {side} on case {case}")
+    return [float(x) for x in event["ms"]]
+
+
+def _check_call(candidate: WorkerProcess, baseline: WorkerProcess, case: int, deadline: float) -> None:
+    event = candidate.request({"cmd": "check", "case": case, "side": CANDIDATE}, "checked", deadline)
+    if event is None or event.get("event") != "checked":
+        raise _candidate_failed(candidate, event, f"check call of case {case}")
+    if event.get("integrity"):
+        raise PerfFailure(StageResult(INTEGRITY, str(event["integrity"])))
+    event = baseline.request({"cmd": "check", "case": case, "side": "eager"}, "checked", deadline)
+    if event is None or event.get("event") != "checked":
+        raise _baseline_failed(baseline, event, f"reference check call of case {case}")
+
+
+def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int, job_dir: Path,
+                  deadline: float) -> None:
+    """After the GPU is released: the candidate's check-set results are judged by the baseline."""
+    for case in range(cases):
+        path = job_dir / f"perf_check_{case}.pt"
+        event = candidate.request({"cmd": "save", "case": case, "path": str(path)}, "saved", deadline)
+        if event is None or event.get("event") != "saved":
+            raise _candidate_failed(candidate, event, f"saving the check result of case {case}")
+        verdict = baseline.request({"cmd": "judge", "case": case, "path": str(path)}, "verdict", deadline)
+        if verdict is None or verdict.get("event") != "verdict":
+            raise _baseline_failed(baseline, verdict, f"judging case {case}")
+        if not verdict.get("ok"):
+            raise PerfFailure(StageResult(verdict.get("status", "wrong"), str(verdict.get("detail", ""))))

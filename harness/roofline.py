@@ -1,0 +1,117 @@
+"""The GPU's measured ceilings: copy bandwidth and dense matmul FLOP/s per dtype.
+
+Measured once per GPU model (never datasheet constants) and cached as JSON; "% of roofline" for a
+case is the roofline time max(bytes / bandwidth, flops / peak) over its measured time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import torch
+
+COPY_BYTES = 2 << 30             # 2 GiB source: far beyond any L2
+MATMUL_N = 8192
+MATMUL_DTYPES = ("float16", "bfloat16", "float32", "float64")
+REPS = 20
+
+
+def gpu_slug(name: str) -> str:
+    """A folder name for a GPU model: 'NVIDIA H200' -> 'h200', 'NVIDIA A100-SXM4-80GB' -> 'a100-sxm4-80gb'."""
+    name = re.sub(r"^(nvidia|amd)\s+", "", name.strip(), flags=re.I)
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "unknown-gpu"
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "kernelbenchx" / "roofline"
+
+
+def _median_ms(fn, reps: int = REPS) -> float:
+    fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    times.sort()
+    return times[len(times) // 2]
+
+
+def _copy_ms(device: torch.device) -> float:
+    src = torch.randn(COPY_BYTES // 4, device=device)
+    dst = torch.empty_like(src)
+    return _median_ms(lambda: dst.copy_(src))
+
+
+def _matmul_ms(device: torch.device, dtype: torch.dtype, reps: int) -> float:
+    a = torch.randn(MATMUL_N, MATMUL_N, device=device).to(dtype)
+    b = torch.randn(MATMUL_N, MATMUL_N, device=device).to(dtype)
+    return _median_ms(lambda: torch.mm(a, b), reps=reps)
+
+
+def measure(device: torch.device | str = "cuda") -> dict[str, Any]:
+    """Copy bandwidth (bytes read + written per second) and matmul FLOP/s per dtype, on random data
+    (zeros can run faster than real data), with TF32 off as in every timed call."""
+    from harness.worker import pin_precision
+    pin_precision(torch)
+    device = torch.device(device)
+    copy_ms = _copy_ms(device)
+    peaks = {}
+    for name in MATMUL_DTYPES:
+        dtype = getattr(torch, name)
+        ms = _matmul_ms(device, dtype, reps=5 if dtype == torch.float64 else REPS)
+        peaks[name] = 2 * MATMUL_N ** 3 / (ms * 1e-3)
+    torch.cuda.empty_cache()
+    return {"gpu": torch.cuda.get_device_name(device), "copy_bytes_per_s": 2 * COPY_BYTES / (copy_ms * 1e-3),
+            "matmul_flops_per_s": peaks, "measured": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "method": f"median of {REPS} CUDA-event timings: copy of {COPY_BYTES >> 20} MiB fp32 "
+                      f"(read + write counted), torch.mm {MATMUL_N}^3 per dtype, TF32 off",
+            "torch": torch.__version__, "cuda": str(torch.version.cuda)}
+
+
+def load_or_measure(device: torch.device | str = "cuda", golden_dir: Path | None = None) -> dict[str, Any]:
+    """The roofline of this GPU model: from the golden results, else the user cache, else measured now."""
+    slug = gpu_slug(torch.cuda.get_device_name(device))
+    for path in ([golden_dir / "roofline.json"] if golden_dir else []) + [cache_dir() / f"{slug}.json"]:
+        if path.exists():
+            try:
+                return json.loads(path.read_text())
+            except ValueError:
+                pass  # a torn cache file: measure again
+    return measure_and_cache(device)
+
+
+def measure_and_cache(device: torch.device | str = "cuda") -> dict[str, Any]:
+    """Measure now and store the result in the user cache for this GPU model."""
+    data = measure(device)
+    path = cache_dir() / f"{gpu_slug(data['gpu'])}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n")
+    os.replace(tmp, path)
+    return data
+
+
+def case_dtype(tensors: list[torch.Tensor]) -> str:
+    """The dtype whose matmul peak bounds a case: that of its largest floating-point tensor."""
+    floats = [t for t in tensors if t.is_floating_point()]
+    if not floats:
+        return "float32"
+    return str(max(floats, key=lambda t: t.numel()).dtype).removeprefix("torch.")
+
+
+def roofline_ms(flops: float, bytes_moved: float, dtype: str, roofline: dict[str, Any]) -> float:
+    """The fastest any kernel could do a case on this GPU: max(bytes / bandwidth, flops / peak)."""
+    peaks = roofline["matmul_flops_per_s"]
+    peak = peaks.get(dtype) or peaks["float32"]
+    return max(bytes_moved / roofline["copy_bytes_per_s"], flops / peak) * 1e3

@@ -1,0 +1,150 @@
+"""GPU timing primitives, shared by the candidate's worker and the trusted baseline process.
+
+One repetition: load the next input set into the call's buffers and flush the L2 cache (both
+untimed), queue a short spin kernel (so host-side launch overhead is hidden), record a start event
+(which side streams seen before must wait for), call, record an end event on the current stream and
+on every other stream the call launched Triton kernels on (so work moved to a side stream is timed
+with it), then synchronize the whole device before the next repetition. Times are the median over many repetitions,
+with the interquartile range as the spread.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+import torch
+
+# Sizing of repetitions per timing round: enough measured time for a stable median, bounded so a
+# slow kernel does not take minutes.
+ROUND_TARGET_S = 0.025
+MIN_REPS_PER_ROUND = 5
+MAX_REPS_PER_ROUND = 60
+# A spin kernel queued before each start event (~0.25 ms at 2 GHz): the GPU reaches the event only
+# after the host has queued the timed call, so host-side launch overhead, and the CPU contention of
+# jobs compiling beside the timed one, stay out of the measurement on both sides.
+SPIN_CYCLES = 500_000
+
+
+@dataclass
+class TimingStats:
+    """Summary of a list of per-repetition times in milliseconds."""
+
+    median_ms: float
+    q1_ms: float
+    q3_ms: float
+    reps: int
+
+    @property
+    def iqr_ms(self) -> float:
+        return self.q3_ms - self.q1_ms
+
+    @classmethod
+    def of(cls, samples_ms: list[float]) -> "TimingStats":
+        if not samples_ms:
+            raise ValueError("no timing samples")
+        if len(samples_ms) == 1:
+            return cls(samples_ms[0], samples_ms[0], samples_ms[0], 1)
+        q1, _, q3 = statistics.quantiles(samples_ms, n=4, method="inclusive")
+        return cls(statistics.median(samples_ms), q1, q3, len(samples_ms))
+
+    def to_json(self) -> dict[str, float]:
+        return {"median_ms": self.median_ms, "q1_ms": self.q1_ms, "q3_ms": self.q3_ms,
+                "iqr_ms": self.iqr_ms, "reps": self.reps}
+
+
+def reps_per_round(estimate_ms: float) -> int:
+    """Repetitions per interleaved round for a call of about ``estimate_ms``."""
+    if estimate_ms <= 0:
+        return MAX_REPS_PER_ROUND
+    return int(min(MAX_REPS_PER_ROUND, max(MIN_REPS_PER_ROUND, ROUND_TARGET_S * 1e3 / estimate_ms)))
+
+
+class L2Flush:
+    """A buffer twice the size of the L2 cache; zeroing it evicts whatever the last call left there."""
+
+    def __init__(self, device: torch.device) -> None:
+        l2 = getattr(torch.cuda.get_device_properties(device), "L2_cache_size", 0) or (64 << 20)
+        self._buffer = torch.empty(max(2 * l2, 128 << 20), dtype=torch.uint8, device=device)
+
+    def __call__(self) -> None:
+        self._buffer.zero_()
+
+
+class EventTimer:
+    """Times calls with CUDA events. The CUDA functions it uses are bound when it is created (before
+    a submission is imported), so later rebinding of ``torch.cuda`` names does not reach it.
+
+    On a CPU device (used only by the harness's own tests of the perf protocol) it falls back to the
+    host clock; such numbers say nothing about kernel speed."""
+
+    def __init__(self, device: torch.device, side_streams: Callable[[], Iterable[Any]] = lambda: ()) -> None:
+        self.device = device
+        self.on_gpu = device.type == "cuda"
+        self._side_streams = side_streams
+        if self.on_gpu:
+            self._event = torch.cuda.Event
+            self._sync = torch.cuda.synchronize
+            self._current_stream = torch.cuda.current_stream
+            self._flush: Callable[[], None] = L2Flush(device)
+            sleep = getattr(torch.cuda, "_sleep", None)
+            self._spin: Callable[[], None] = (lambda: sleep(SPIN_CYCLES)) if sleep else (lambda: None)
+        else:
+            self._flush = lambda: None
+        self._known_streams: list = []  # side streams the timed calls have used so far
+
+    def sync(self) -> None:
+        """Wait for all work on the device, on every stream."""
+        if self.on_gpu:
+            self._sync(self.device)
+
+    def time(self, fn: Callable[[], Any], prepare: Callable[[int], None], reps: int, first: int = 0) -> list[float]:
+        """Milliseconds of ``fn()`` for repetitions ``first .. first+reps-1``; ``prepare(i)`` runs
+        untimed before repetition ``i`` (loads its inputs)."""
+        if not self.on_gpu:
+            return self._time_on_host(fn, prepare, reps, first)
+        times = []
+        self.sync()
+        current = self._current_stream(self.device)
+        self._note_streams(current)  # streams of the warm-up calls
+        for i in range(first, first + reps):
+            prepare(i)
+            self._flush()
+            self._spin()
+            start = self._event(enable_timing=True)
+            start.record()
+            for stream in self._known_streams:
+                stream.wait_event(start)  # side-stream work may not start before the clock does
+            fn()
+            ends = [self._event(enable_timing=True)]
+            ends[0].record()
+            for stream in self._note_streams(current):
+                end = self._event(enable_timing=True)
+                end.record(stream)
+                ends.append(end)
+            self.sync()
+            times.append(max(start.elapsed_time(end) for end in ends))
+        return times
+
+    def _note_streams(self, current: Any) -> list:
+        """The side streams of the last call(s), remembered for the next repetitions."""
+        streams = [s for s in self._side_streams() if s != current]
+        self._known_streams.extend(s for s in streams if s not in self._known_streams)
+        return streams
+
+    @staticmethod
+    def _time_on_host(fn: Callable[[], Any], prepare: Callable[[int], None], reps: int, first: int) -> list[float]:
+        times = []
+        for i in range(first, first + reps):
+            prepare(i)
+            start = time.perf_counter()
+            fn()
+            times.append((time.perf_counter() - start) * 1e3)
+        return times
+
+
+def estimate_ms(timer: EventTimer, fn: Callable[[], Any], prepare: Callable[[int], None], calls: int = 3) -> float:
+    """Median of a few timed calls (after the caller's warm-up), used to size the rounds."""
+    return statistics.median(timer.time(fn, prepare, calls))

@@ -1,0 +1,228 @@
+"""The perf stage: metrics arithmetic and report schema (CPU), the perf protocol end to end on CPU
+(host clock, small cases), and anti-cheat timing on a real GPU (tests marked ``gpu``).
+
+The timing cheats are edits of the bundled relu solution, so the honest twin of each is the solution
+itself, measured in the same run.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+import torch
+
+from conftest import ROOT, load_metrics, run_cli, write_jsonl
+from harness.perf_metrics import geomean, job_metrics, run_metrics
+from harness.roofline import gpu_slug, roofline_ms
+from harness.timing import MAX_REPS_PER_ROUND, MIN_REPS_PER_ROUND, TimingStats, reps_per_round
+
+RELU = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
+LAUNCH = "        _relu_kernel[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)\n"
+
+
+def _edit(old: str, new: str) -> str:
+    assert old in RELU, "the relu solution changed: update the perf cheats"
+    return RELU.replace(old, new, 1)
+
+
+# Launches on a side stream and returns without making the caller's stream wait for it.
+SIDE_STREAM = _edit(LAUNCH, """        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            _relu_kernel[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)
+""")
+# Returns the output it computed before when called again with the same tensor (large inputs only,
+# so the small exe cases pass).
+IDENTITY_CACHE = _edit("def relu(input: torch.Tensor, inplace: bool = False) -> torch.Tensor:\n", """_CACHE = {}
+
+
+def relu(input: torch.Tensor, inplace: bool = False) -> torch.Tensor:
+    key = (input.data_ptr(), tuple(input.shape), inplace)
+    if input.numel() >= 1 << 22:
+        if key not in _CACHE:
+            _CACHE[key] = _relu(input, inplace)
+        return _CACHE[key]
+    return _relu(input, inplace)
+
+
+def _relu(input: torch.Tensor, inplace: bool = False) -> torch.Tensor:
+""")
+# Covers only the first 4M elements: right on every exe case, wrong on larger inputs.
+WRONG_AT_SIZE = _edit(LAUNCH, "        _relu_kernel[(triton.cdiv(min(n, 1 << 22), BLOCK),)](x, y, n, BLOCK=BLOCK)\n")
+# Hands large inputs to PyTorch.
+TORCH_AT_SIZE = _edit("    x = input.contiguous()\n", """    if input.numel() >= 1 << 22 and not inplace:
+        return torch.relu(input)
+    x = input.contiguous()
+""")
+
+
+# -- arithmetic (CPU) ------------------------------------------------------------------------------
+
+def test_timing_stats_median_and_iqr():
+    stats = TimingStats.of([1.0, 2.0, 3.0, 4.0, 100.0])
+    assert stats.median_ms == 3.0 and stats.q1_ms == 2.0 and stats.q3_ms == 4.0 and stats.iqr_ms == 2.0
+    with pytest.raises(ValueError):
+        TimingStats.of([])
+
+
+def test_reps_per_round_is_bounded():
+    assert reps_per_round(0.001) == MAX_REPS_PER_ROUND
+    assert reps_per_round(1000.0) == MIN_REPS_PER_ROUND
+    assert MIN_REPS_PER_ROUND < reps_per_round(1.0) < MAX_REPS_PER_ROUND
+
+
+def test_gpu_slug():
+    assert gpu_slug("NVIDIA H200") == "h200"
+    assert gpu_slug("NVIDIA A100-SXM4-80GB") == "a100-sxm4-80gb"
+
+
+def test_roofline_bound_is_the_larger_of_memory_and_compute_time():
+    roof = {"copy_bytes_per_s": 4e12, "matmul_flops_per_s": {"float32": 5e13, "bfloat16": 8e14}}
+    assert roofline_ms(0, 4e9, "float32", roof) == pytest.approx(1.0)           # 4 GB at 4 TB/s
+    assert roofline_ms(1e14, 4e9, "float32", roof) == pytest.approx(2000.0)     # compute-bound
+    assert roofline_ms(1e14, 4e9, "bfloat16", roof) == pytest.approx(125.0)
+
+
+def _raw_case(label: str, cand: float, eager: float, compile_ms: float | None = None) -> dict:
+    samples = {"candidate": [cand] * 5, "eager": [eager] * 5}
+    if compile_ms is not None:
+        samples["compile"] = [compile_ms] * 5
+    return {"label": label, "describe": label, "dtype": "float32", "flops": 1e9, "bytes": 4e9, "samples_ms": samples}
+
+
+def test_job_metrics_geomean_over_cases_and_units():
+    roof = {"copy_bytes_per_s": 4e12, "matmul_flops_per_s": {"float32": 5e13}}
+    m = job_metrics({"cases": [_raw_case("a", 2.0, 4.0, 3.0), _raw_case("b", 2.0, 1.0, 2.0)], "rounds": 5}, roof,
+                    {"a": {"eager": 8.0}, "b": {"eager": 2.0}})
+    assert m["speedup"] == m["speedup_vs_eager"] == pytest.approx(1.0)                   # sqrt(2 * 0.5)
+    assert m["cases"][0]["gbs"] == pytest.approx(2000.0)                                 # 4 GB in 2 ms
+    assert m["cases"][0]["tflops"] == pytest.approx(0.5)
+    assert m["cases"][0]["roofline_pct"] == pytest.approx(50.0)                          # 1 ms bound / 2 ms
+    assert m["speedup_vs_golden_eager"] == pytest.approx(2.0)                            # sqrt(4 * 1)
+
+
+def test_speedup_is_not_averaged_over_a_subset_of_sizes():
+    m = job_metrics({"cases": [_raw_case("a", 1.0, 2.0, 1.0), _raw_case("b", 1.0, 2.0)]}, None)
+    assert m["speedup_vs_eager"] == pytest.approx(2.0)
+    assert m["speedup_vs_compile"] is None  # compile missing on case b: no partial geomean
+
+
+def test_fast_p_counts_all_jobs_and_slowdowns_count_correct_ones():
+    jobs = [(True, {"speedup": 3.0, "speedup_vs_compile": 2.0}), (True, {"speedup": 1.2, "speedup_vs_compile": 0.5}),
+            (True, {"speedup": 0.5}), (False, {}), (False, None)]
+    m = run_metrics(jobs)
+    rate = lambda x: pytest.approx(x, abs=1e-4)  # noqa: E731 - rates are rounded to 4 decimals
+    assert m["fast_0"] == rate(3 / 5) and m["fast_1"] == rate(2 / 5)
+    assert m["fast_1.5"] == rate(1 / 5) and m["fast_2"] == rate(1 / 5)
+    assert m["slower_than_eager"] == rate(1 / 3)
+    assert m["perf_rate"] == rate(3 / 5)
+    assert m["avg_speedup"] == pytest.approx(geomean([3.0, 1.2, 0.5]), rel=1e-3)
+    # torch.compile could not run one reference: its geomean is over the jobs that have it, counted
+    assert m["geomean_speedup_vs_compile"] == pytest.approx(1.0) and m["jobs_with_speedup_vs_compile"] == 2
+
+
+# -- the report on CPU, and the perf protocol on CPU ----------------------------------------------
+
+def _eval(tmp_path, rows: list[dict], *extra: str, env: dict | None = None) -> list[dict]:
+    preds = write_jsonl(tmp_path / "p.jsonl", rows)
+    out = tmp_path / "out"
+    old = dict(os.environ)
+    os.environ.update(env or {})
+    try:
+        run_cli("eval", str(preds), "--out", str(out), "-q", *extra)
+    finally:
+        os.environ.clear()
+        os.environ.update(old)
+    return load_metrics(out)
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-GPU report")
+def test_cpu_run_reports_perf_skipped_with_the_same_schema(tmp_path):
+    metrics = _eval(tmp_path, [{"file": "Activation/relu.py", "predict": RELU}])
+    assert metrics[0]["perf"] == {"status": "skipped", "detail": "no GPU"}
+    assert metrics[0]["perf_metrics"] == {} and metrics[0]["verdict"] == "ok"
+    import json
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["perf"] == "skipped (no GPU)"
+    for key in ("perf_rate", "avg_speedup", "fast_0", "fast_1", "fast_1.5", "fast_2", "slower_than_eager",
+                "geomean_speedup_vs_eager", "geomean_speedup_vs_compile"):
+        assert key in summary and key in summary["per_category"]["Activation"], key
+    assert summary["perf_rate"] == 0.0 and summary["fast_0"] == 0.0
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")
+def test_perf_protocol_end_to_end_on_cpu(tmp_path):
+    """Worker and baseline process, rounds, check set: the protocol a GPU run uses, with host-clock
+    times (meaningless as performance) on small cases."""
+    metrics = _eval(tmp_path, [{"file": "Activation/relu.py", "predict": RELU}], env={"KERNELBENCHX_PERF_ON_CPU": "1"})
+    good = metrics[0]
+    assert good["perf"]["status"] == "ok", good["perf"]
+    for case in good["perf_metrics"]["cases"]:
+        assert case["candidate"]["reps"] >= 5 * MIN_REPS_PER_ROUND and case["eager"]["reps"] >= 5 * MIN_REPS_PER_ROUND
+        assert case["candidate"]["median_ms"] > 0 and case["speedup_vs_eager"] > 0
+    assert good["perf_metrics"]["rounds"] == 5 and good["perf_metrics"]["speedup"] > 0
+
+    # The golden-results files written from such a run read back as the per-case baselines.
+    from harness.golden import GoldenResults, write
+    from harness.task import get_task
+    from harness.verdicts import JobResult
+    missing = write(tmp_path / "golden", [JobResult.from_json(good)], None, {"seed": 0})
+    stored = GoldenResults.find(tmp_path / "golden").cases(get_task("Activation/relu.py"))
+    assert not missing and set(stored) == {c["label"] for c in good["perf_metrics"]["cases"]}
+    first = good["perf_metrics"]["cases"][0]
+    assert stored[first["label"]] == {"eager": first["eager"]["median_ms"], "triton": first["candidate"]["median_ms"]}
+    write(tmp_path / "golden", [], None, {"seed": 1})  # a later partial run is recorded beside the first
+    import json
+    runs = json.loads((tmp_path / "golden" / "provenance.json").read_text())["runs"]
+    assert [r["tasks"] for r in runs] == [["Activation/relu.py"], []] and [r["seed"] for r in runs] == [0, 1]
+
+
+# -- anti-cheat timing on the GPU ----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def cheats_run(tmp_path_factory):
+    rows = [{"file": "Activation/relu.py", "predict": code, "sample_id": i}
+            for i, code in enumerate([RELU, SIDE_STREAM, IDENTITY_CACHE, WRONG_AT_SIZE, TORCH_AT_SIZE])]
+    metrics = _eval(tmp_path_factory.mktemp("perf-cheats"), rows, "--workers", "2")
+    return {m["sample_id"]: m for m in metrics}
+
+
+@pytest.mark.gpu
+def test_side_stream_work_is_timed(cheats_run):
+    honest, side = cheats_run[0], cheats_run[1]
+    assert honest["perf"]["status"] == "ok" and side["perf"]["status"] == "ok", (honest["perf"], side["perf"])
+    for h, s in zip(honest["perf_metrics"]["cases"], side["perf_metrics"]["cases"]):
+        # Same kernel: without timing the side stream, it would measure only the launch (~100x less).
+        assert s["runtime_ms"] >= 0.8 * h["runtime_ms"], (h["label"], h["runtime_ms"], s["runtime_ms"])
+
+
+@pytest.mark.gpu
+def test_output_cached_on_input_identity_is_wrong_not_fast(cheats_run):
+    cheat = cheats_run[2]
+    assert cheat["exe"]["status"] == "ok"          # right on the small cases
+    # Caught either way: a stale result is wrong; returning it without any launch is no Triton work.
+    assert cheat["verdict"] in ("wrong", "integrity") and "perf size" in cheat["perf"]["detail"], cheat["perf"]
+    assert cheat["exe_ok"] is False and cheat["perf_metrics"] == {}
+
+
+@pytest.mark.gpu
+def test_right_at_exe_sizes_wrong_at_perf_sizes_is_wrong(cheats_run):
+    cheat = cheats_run[3]
+    assert cheat["exe"]["status"] == "ok"
+    assert cheat["verdict"] == "wrong" and cheat["exe_ok"] is False, cheat["perf"]
+
+
+@pytest.mark.gpu
+def test_pytorch_at_perf_sizes_is_not_triton(cheats_run):
+    cheat = cheats_run[4]
+    assert cheat["exe"]["status"] == "ok"
+    assert cheat["verdict"] == "integrity" and "PyTorch" in cheat["perf"]["detail"], cheat["perf"]
+
+
+@pytest.mark.gpu
+def test_honest_kernel_reports_every_metric(cheats_run):
+    m = cheats_run[0]["perf_metrics"]
+    assert m["speedup"] > 0 and m["roofline_pct"] and 0 < m["roofline_pct"] <= 110
+    for case in m["cases"]:
+        assert case["gbs"] > 100 and case["eager"]["median_ms"] > 0 and case["candidate"]["iqr_ms"] >= 0
