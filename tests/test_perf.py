@@ -151,6 +151,13 @@ def test_cpu_run_reports_perf_skipped_with_the_same_schema(tmp_path):
     assert summary["perf_rate"] == 0.0 and summary["fast_0"] == 0.0
 
 
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-GPU refusal")
+def test_golden_needs_a_gpu_and_says_so(tmp_path):
+    proc = run_cli("golden", "--out", str(tmp_path / "run"), "--golden-out", str(tmp_path / "g"), check=False)
+    assert proc.returncode == 1 and "needs a CUDA GPU" in proc.stderr
+    assert not (tmp_path / "g").exists()
+
+
 @pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")
 def test_perf_protocol_end_to_end_on_cpu(tmp_path):
     """Worker and baseline process, rounds, check set: the protocol a GPU run uses, with host-clock
