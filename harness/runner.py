@@ -37,6 +37,7 @@ PERF_ON_CPU_ENV = "KERNELBENCHX_PERF_ON_CPU"
 # arguments after the call) go through a file in its job dir.
 PERF_FILE_LIMIT = 16 << 30
 NO_ZYGOTE_ENV = "KERNELBENCHX_NO_ZYGOTE"
+GPU_ZYGOTE_ENV = "KERNELBENCHX_GPU_ZYGOTE"
 
 
 @dataclass
@@ -122,8 +123,11 @@ class Evaluator:
         """The process workers are forked from (saves each job the imports); None if it cannot
         start, or if ``KERNELBENCHX_NO_ZYGOTE=1``: then each worker is a new interpreter."""
         # GPU mode keeps one fresh interpreter per job until it is shown on a GPU that nothing the
-        # zygote imports initialises the CUDA driver (a forked child could not use CUDA then).
-        if self.mode == GPU or os.environ.get(NO_ZYGOTE_ENV) == "1":
+        # zygote imports initialises the CUDA driver (a forked child could not use CUDA then);
+        # KERNELBENCHX_GPU_ZYGOTE=1 opts in, to check exactly that.
+        if os.environ.get(NO_ZYGOTE_ENV) == "1":
+            return None
+        if self.mode == GPU and os.environ.get(GPU_ZYGOTE_ENV) != "1":
             return None
         home = self._scratch / "zygote"
         home.mkdir(exist_ok=True)
