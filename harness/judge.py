@@ -10,7 +10,7 @@ from harness.compare import judge_call
 from harness.invoke import CallRecord
 from harness.process import WorkerOutcome
 from harness.task import Task
-from harness.taskdef import Case, tensor_leaves
+from harness.taskdef import Case, map_tensors, tensor_leaves
 from harness.verdicts import (CRASHED, ERROR, HARNESS_ERROR, INTEGRITY, OK, SKIPPED, TIMEOUT, WRONG,
                               StageResult)
 
@@ -95,15 +95,5 @@ def move_like_reference(rec: dict, ref: CallRecord) -> dict:
     """A worker's saved call payload, its tensors moved to the device of the reference's outputs."""
     leaves = [t for t in (ref.output if isinstance(ref.output, tuple) else (ref.output,)) if isinstance(t, torch.Tensor)]
     device = leaves[0].device if leaves else torch.device("cpu")
-
-    def move(x):
-        if isinstance(x, torch.Tensor):
-            return x.to(device)
-        if isinstance(x, tuple):
-            return tuple(move(v) for v in x)
-        if isinstance(x, list):
-            return [move(v) for v in x]
-        if isinstance(x, dict):
-            return {k: move(v) for k, v in x.items()}
-        return x
-    return {k: move(rec[k]) for k in ("output", "args_after", "kwargs_after")} | {"aliases": rec["aliases"]}
+    moved = {k: map_tensors(rec[k], lambda t: t.to(device)) for k in ("output", "args_after", "kwargs_after")}
+    return moved | {"aliases": rec["aliases"]}

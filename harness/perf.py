@@ -29,7 +29,7 @@ import torch
 
 from harness.invoke import CallRecord, call_case, clone_case
 from harness.task import Task
-from harness.taskdef import Case, tensor_leaves
+from harness.taskdef import Case, map_tensors, tensor_leaves
 from harness.timing import EventTimer, estimate_ms
 
 INPUT_SETS = 2
@@ -187,7 +187,7 @@ class PerfServer:
     def _cmd_save(self, command: dict) -> None:
         """Candidate: write the kept check-set result for the parent's judge."""
         record = self._checks.pop(int(command["case"]))
-        torch.save(_to_cpu(record.to_payload()), command["path"])
+        torch.save(map_tensors(record.to_payload(), torch.Tensor.cpu), command["path"])
         self.emit("saved")
 
     def _cmd_judge(self, command: dict) -> None:
@@ -200,16 +200,6 @@ class PerfServer:
 def _dtype_of(case: Case, output: Any) -> str:
     from harness.roofline import case_dtype
     return case_dtype(tensor_leaves(list(case.args) + list(case.kwargs.values()) + [output]))
-
-
-def _to_cpu(obj: Any) -> Any:
-    if isinstance(obj, torch.Tensor):
-        return obj.cpu()
-    if isinstance(obj, (tuple, list)):
-        return type(obj)(_to_cpu(x) for x in obj)
-    if isinstance(obj, dict):
-        return {k: _to_cpu(v) for k, v in obj.items()}
-    return obj
 
 
 def _judge_saved(task: Task, case: RotatingCase, reference: CallRecord, path: Path) -> dict:

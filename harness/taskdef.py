@@ -189,6 +189,19 @@ def tensor_leaves(obj: Any) -> list[torch.Tensor]:
     return []
 
 
+def map_tensors(obj: Any, fn) -> Any:
+    """``obj`` with ``fn`` applied to every tensor inside nested tuples/lists/dicts."""
+    if isinstance(obj, torch.Tensor):
+        return fn(obj)
+    if isinstance(obj, tuple):
+        return tuple(map_tensors(x, fn) for x in obj)
+    if isinstance(obj, list):
+        return [map_tensors(x, fn) for x in obj]
+    if isinstance(obj, dict):
+        return {k: map_tensors(v, fn) for k, v in obj.items()}
+    return obj
+
+
 def elementwise_cost(flops_per_element: float):
     """A cost model for ops that read their tensor inputs once and write their outputs once."""
     def cost(case: Case, output: Any) -> Cost:

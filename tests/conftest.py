@@ -29,10 +29,10 @@ needs_shared = pytest.mark.skipif(not (SHARED / "upstream").exists(),
                                   reason="../shared (upstream facts) is not present on this machine")
 
 
-def run_cli(*args: str, check: bool = True, timeout: float = 1500) -> subprocess.CompletedProcess:
-    """Run ``kernelbenchx`` as a user would (a separate process)."""
+def run_cli(*args: str, check: bool = True, timeout: float = 1500, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run ``kernelbenchx`` as a user would (a separate process); ``env`` adds variables."""
     proc = subprocess.run([sys.executable, "-m", "harness.cli", *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                          timeout=timeout, cwd=ROOT, env={**os.environ, **(env or {}), "PYTHONPATH": str(ROOT)})
     if check and proc.returncode != 0:
         raise AssertionError(f"kernelbenchx {' '.join(args)} exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
     return proc

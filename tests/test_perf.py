@@ -7,8 +7,6 @@ itself, measured in the same run.
 
 from __future__ import annotations
 
-import os
-
 import pytest
 import torch
 
@@ -127,13 +125,7 @@ def test_fast_p_counts_all_jobs_and_slowdowns_count_correct_ones():
 def _eval(tmp_path, rows: list[dict], *extra: str, env: dict | None = None) -> list[dict]:
     preds = write_jsonl(tmp_path / "p.jsonl", rows)
     out = tmp_path / "out"
-    old = dict(os.environ)
-    os.environ.update(env or {})
-    try:
-        run_cli("eval", str(preds), "--out", str(out), "-q", *extra)
-    finally:
-        os.environ.clear()
-        os.environ.update(old)
+    run_cli("eval", str(preds), "--out", str(out), "-q", *extra, env=env)
     return load_metrics(out)
 
 
