@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Device run for the task suite (issues 2 and 5): every bundled solution and every wrong variant,
-# natively on the GPU (call and exe; perf is device_perf.sh's job). Usage (GPU machine, repo root):
-#   OUT=<dir> bash benchmarks/device_tasks_suite.sh              # both (the variants need ~8 min alone)
-#   SKIP_SOLUTIONS=1 OUT=<dir> bash benchmarks/device_tasks_suite.sh   # wrong variants only
+# Device run for the task suite (issues 2 and 5), natively on the GPU (call and exe; perf is
+# device_perf.sh's job). Usage (GPU machine, repo root):  OUT=<dir> bash benchmarks/device_tasks_suite.sh
+#  1. a zygote check: the Random solutions with forked GPU workers (KERNELBENCHX_GPU_ZYGOTE=1); the
+#     variants run uses the zygote only if both pass;
+#  2. tests/test_wrong_variants.py: every wrong variant of every task must fail exe, and every
+#     task's unmodified solution (a control in the same run) must pass.
+# VARIANT_TASKS=Activation,Loss,... runs only those tasks' variants (all 81 tasks' take more than one
+# 10-minute call natively: split them over calls).
+# Outputs: env.txt, zygote_check.txt, variants.txt, variants_verdicts.txt, variants_run.tgz (metrics).
 set -uo pipefail
 OUT=${OUT:-runs/device}
 mkdir -p "$OUT"
@@ -11,15 +16,30 @@ export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
   date -u +"date: %Y-%m-%dT%H:%M:%SZ"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   python3 -c "import torch, triton, sys; print('python', sys.version.split()[0], 'torch', torch.__version__, 'cuda', torch.version.cuda, 'triton', triton.__version__)"
+  nproc
 } 2>&1 | tee "$OUT/env.txt"
+
 start=$(date +%s)
-[ "${SKIP_SOLUTIONS:-0}" = 1 ] || python3 -m harness.cli eval solutions --out "$OUT/solutions" -q --workers 12 --no-perf 2>&1 | grep -v Warning | tee "$OUT/solutions.txt"
-echo "solutions wall: $(( $(date +%s) - start )) s" | tee -a "$OUT/solutions.txt"
-cp "$OUT/solutions/summary.json" "$OUT/solutions_summary.json" 2>/dev/null
+KERNELBENCHX_GPU_ZYGOTE=1 timeout 120 python3 -m harness.cli eval solutions/Random --out /tmp/zygote_check \
+  --no-perf 2>&1 | grep -v Warning > "$OUT/zygote_check.txt"
+echo "zygote check wall: $(( $(date +%s) - start )) s" >> "$OUT/zygote_check.txt"
+cat "$OUT/zygote_check.txt"
+ZYGOTE=$(python3 -c "import json; s=json.load(open('/tmp/zygote_check/summary.json')); print(int(s['jobs'] == 2 and s['exe_rate'] == 1.0))" 2>/dev/null || echo 0)
+echo "GPU zygote for the variants run: $ZYGOTE" | tee -a "$OUT/zygote_check.txt"
+
 start=$(date +%s)
 # Written straight to the file (no pipe), so a run cut short still leaves its progress.
-KERNELBENCHX_WORKERS=${KERNELBENCHX_WORKERS:-14} timeout ${VARIANTS_TIMEOUT:-540} \
-  python3 -m pytest -q -p no:cacheprovider tests/test_wrong_variants.py > "$OUT/variants.txt" 2>&1
-tail -15 "$OUT/variants.txt"
+KERNELBENCHX_VARIANT_TASKS=${VARIANT_TASKS:-} KERNELBENCHX_GPU_ZYGOTE=$ZYGOTE KERNELBENCHX_WORKERS=${KERNELBENCHX_WORKERS:-14} timeout ${VARIANTS_TIMEOUT:-520} \
+  python3 -m pytest -q -p no:cacheprovider --basetemp=/tmp/variants tests/test_wrong_variants.py > "$OUT/variants.txt" 2>&1
 echo "variants wall: $(( $(date +%s) - start )) s" | tee -a "$OUT/variants.txt"
-rm -rf "$OUT/solutions"
+tail -15 "$OUT/variants.txt"
+metrics=$(find /tmp/variants -name metrics.json | head -1)
+[ -n "$metrics" ] && python3 - "$metrics" > "$OUT/variants_verdicts.txt" <<'PY'
+import collections, json, sys
+rows = json.load(open(sys.argv[1]))
+print(f"jobs: {len(rows)} (the first job of each task is its unmodified solution)")
+print("verdicts:", dict(collections.Counter(r["verdict"] for r in rows)))
+print("mode:", dict(collections.Counter(r.get("mode") for r in rows)))
+PY
+[ -n "$metrics" ] && tar czf "$OUT/variants_run.tgz" -C "$(dirname "$metrics")" metrics.json
+cat "$OUT/variants_verdicts.txt" 2>/dev/null

@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
         task = get_task(job["task_id"])
         sides = {"eager": task.reference}
         if job.get("compile"):
-            sides["compile"] = torch.compile(task.reference)
+            sides["compile"] = _compiled(torch, task.reference)
         reporter.emit("stage", stage="ready")
         PerfServer(task, job["seed"], job["device"], sides, reporter.emit, trusted=True,
                    optional=("compile",)).serve(stdin_commands())
@@ -39,6 +39,18 @@ def main(argv: list[str] | None = None) -> int:
                       detail="".join(traceback.format_exception(exc))[-4000:])
         return 3
     return 0
+
+
+def _compiled(torch, reference):
+    """``torch.compile`` of the reference as a user tuning for speed would use it: one static-shape
+    graph per perf case (a shape change would otherwise switch it to a slower dynamic-shape graph),
+    with room for every case's recompilation."""
+    import torch._dynamo
+    config = torch._dynamo.config
+    for name in ("recompile_limit", "cache_size_limit"):  # renamed across torch versions
+        if hasattr(config, name):
+            setattr(config, name, max(getattr(config, name), 64))
+    return torch.compile(reference, dynamic=False)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 import math
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import torch
 
@@ -70,3 +70,23 @@ def check_with_allowance(output: Any, expected: torch.Tensor, allowance: torch.T
     return (f"output: {int(bad.sum())} of {ref.numel()} elements differ; first at flat index {i}"
             f"{f' ({context})' if context else ''}: got {got.flatten()[i].item()!r}, expected "
             f"{ref.flatten()[i].item()!r}, allowed error {bound.flatten()[i].item():.3g}")
+
+
+# Steepest slope of an interpolant along one axis, per unit of max|input|: linear, |in[i1] - in[i0]|
+# <= 2 max|in|; bicubic (a = -0.75), the four taps' |W'| sum to at most 4.2, times at most 1.5 for
+# the other axis's sum of |W|.
+INTERPOLANT_SLOPE = {"linear": 2.0, "bilinear": 2.0, "bicubic": 6.3}
+
+
+def interpolation_allowance(mode: str, sizes: Iterable[int], roundings: int, input: torch.Tensor) -> float:
+    """The error a correct float32 resampling kernel may show because it rounds its source
+    coordinates differently from PyTorch (operation order, whether ``a*b+c`` is fused into one FMA):
+    per resampled axis of size ``n``, ``roundings`` float32 roundings of a coordinate below
+    2^ceil(log2 n), times the interpolant's steepest slope times max|input|. 0 for modes without
+    interpolation weights (nearest, area)."""
+    slope = INTERPOLANT_SLOPE.get(mode)
+    finite = input[torch.isfinite(input)] if input.numel() else input
+    if slope is None or not finite.numel():
+        return 0.0
+    coordinate_error = sum(roundings * EPS32 / 2 * 2.0 ** math.ceil(math.log2(max(n, 2))) for n in sizes)
+    return slope * coordinate_error * finite.abs().max().double().item()

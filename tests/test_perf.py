@@ -7,6 +7,8 @@ itself, measured in the same run.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import torch
 
@@ -148,6 +150,29 @@ def test_golden_needs_a_gpu_and_says_so(tmp_path):
     proc = run_cli("golden", "--out", str(tmp_path / "run"), "--golden-out", str(tmp_path / "g"), check=False)
     assert proc.returncode == 1 and "needs a CUDA GPU" in proc.stderr
     assert not (tmp_path / "g").exists()
+
+
+def test_committed_h200_golden_results_cover_every_task_with_provenance():
+    from harness.golden import SIDES, GoldenResults
+    from harness.task import all_tasks
+    root = ROOT / "golden_results" / "h200"
+    golden = GoldenResults.find(root)
+    assert golden is not None, f"no golden results in {root}"
+    runs = json.loads((root / "provenance.json").read_text())["runs"]
+    for run in runs:
+        assert run["gpu"] == "NVIDIA H200" and run["clocks_before"] and run["clocks_after"], run
+        assert all(run.get(k) for k in ("driver", "torch", "triton", "cuda", "date")), run
+    roofline = json.loads((root / "roofline.json").read_text())
+    assert roofline["copy_bytes_per_s"] > 1e12 and set(roofline["matmul_flops_per_s"]) >= {"float16", "float32"}
+    measured = {task for run in runs for task in run["tasks"]}
+    # A task file changed since its golden results were measured is not compared with them (its
+    # cases may differ): re-measure it on an H200 (benchmarks/device_perf.sh golden <task>).
+    stale = [t.id for t in all_tasks().values() if not golden.cases(t) or t.id not in measured]
+    assert not stale, f"tasks without current H200 golden results: {stale}"
+    for task in all_tasks().values():
+        for label, sides in golden.cases(task).items():
+            assert sides.get("eager", 0) > 0 and sides.get("triton", 0) > 0, (task.id, label, sides)
+            assert set(sides) <= set(SIDES)
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")

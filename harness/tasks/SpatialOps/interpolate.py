@@ -5,6 +5,7 @@ import inspect
 import torch
 import torch.nn.functional as F
 
+from harness.checks import bind_arguments, check_with_allowance, interpolation_allowance
 from harness.taskdef import Case, Cost, Inputs, numel_bytes
 
 ENTRY = "interpolate"
@@ -42,6 +43,20 @@ modified.
 # size equals the input size or twice it while 1/s is not exactly I/O (e.g. s = 1.05 on 10 pixels):
 # the CPU kernel then copies (or halves the index) instead of using floor(o / s). 5-D inputs
 # ('trilinear' etc.) and antialias are out of scope.
+
+
+CHECK_NOTE = ("(bi)linear and bicubic: the default tolerance plus the effect of two float32 roundings "
+              "of the source coordinate (whether a*b+c is fused into one FMA is the compiler's choice, "
+              "on both sides), bounded by the interpolant's slope times max|input|; nearest and area: "
+              "the default tolerance")
+
+
+def check(case: Case, output, expected):
+    args = bind_arguments(reference, case)
+    x = args["input"]
+    # Both sides use the same float32 scale; the coordinate scale*o (+ offset) may differ by two roundings.
+    allowance = interpolation_allowance(args["mode"], x.shape[2:], 2, x)
+    return check_with_allowance(output, expected, torch.full_like(expected, allowance, dtype=torch.float64))
 
 
 def reference(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
