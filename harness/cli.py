@@ -84,6 +84,7 @@ def _golden(args: argparse.Namespace) -> int:
 
     from harness import golden
     from harness.submissions import load_submissions
+    from harness.task import select_tasks
 
     if not torch.cuda.is_available():
         print("kernelbenchx golden: needs a CUDA GPU (golden results are timings)", file=sys.stderr)
@@ -93,8 +94,8 @@ def _golden(args: argparse.Namespace) -> int:
         print(f"kernelbenchx golden: the reference solutions ({solutions}) are not here: run it from a source checkout",
               file=sys.stderr)
         return 1
-    jobs = [j for j in load_submissions(str(solutions))
-            if not args.filter or any(f.lower() in (j.task_id or "").lower() for f in args.filter)]
+    wanted = {task.id for task in select_tasks(args.filter)}
+    jobs = [j for j in load_submissions(str(solutions)) if j.task_id in wanted]
     out = Path(args.golden_out) if args.golden_out else golden.golden_root() / golden.machine_name()
     prov = golden.provenance(args.seed)
     config = _config(args, perf=True, compile_baseline=True, golden_dir=out / "(not compared)", remeasure_roofline=True)

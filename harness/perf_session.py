@@ -53,14 +53,18 @@ def _baseline_failed(proc: WorkerProcess, event: dict | None, what: str) -> Perf
     return PerfFailure(StageResult(HARNESS_ERROR, f"baseline process failed ({what}): {detail}"))
 
 
+def baseline_dir(job_dir: Path) -> Path:
+    """The baseline process's own directory beside the job's: the candidate can write to its job
+    dir, and nothing a trusted process runs from may come from there."""
+    return job_dir.with_name(job_dir.name + "-baseline")
+
+
 def start_baseline(job_dir: Path, spec: dict, env: dict[str, str]) -> WorkerProcess:
     """Start the trusted baseline process and let it draw its inputs and compile right away (while
     the candidate is still in call/exe); it is closed unused if the candidate fails exe."""
-    # Its own directory: the candidate can write to its job dir, and nothing a trusted process
-    # runs from may come from there.
-    baseline_dir = job_dir.with_name(job_dir.name + "-baseline")
-    baseline_dir.mkdir(exist_ok=True)
-    baseline = WorkerProcess("harness.baseline", baseline_dir, spec, env, commands=True, name="baseline")
+    home = baseline_dir(job_dir)
+    home.mkdir(exist_ok=True)
+    baseline = WorkerProcess("harness.baseline", home, spec, env, commands=True, name="baseline")
     baseline.send({"cmd": "prepare"})
     return baseline
 

@@ -94,11 +94,10 @@ def load_or_measure(device: torch.device | str = "cuda", golden_dir: Path | None
 def measure_and_cache(device: torch.device | str = "cuda") -> dict[str, Any]:
     """Measure now and store the result in the user cache for this GPU model."""
     data = measure(device)
+    from harness.report import write_json_atomic
     path = cache_dir() / f"{gpu_slug(data['gpu'])}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n")
-    os.replace(tmp, path)
+    write_json_atomic(path, data)
     return data
 
 

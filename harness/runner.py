@@ -20,7 +20,7 @@ from harness import report
 from harness.journal import Journal
 from harness.judge import judge_worker
 from harness.perf_metrics import job_metrics
-from harness.perf_session import run_perf, start_baseline
+from harness.perf_session import baseline_dir, run_perf, start_baseline
 from harness.process import StageLimits, WorkerProcess, _harness_pythonpath
 from harness.reference import ReferenceCache
 from harness.sandbox import worker_env
@@ -222,7 +222,7 @@ class Evaluator:
             env = worker_env(job_dir, interpret=self.mode == INTERPRETER, visible_device=_physical_gpu(slot),
                              pythonpath=_harness_pythonpath())
             spec = {"job_dir": str(job_dir), "task_id": task.id, "seed": self.config.seed,
-                    "device": "cpu" if self.mode == INTERPRETER else "cuda:0",
+                    "device": self._worker_device(),
                     "interpret": self.mode == INTERPRETER,
                     "memory_limit": self.config.memory_limit if self.mode == INTERPRETER else None}
             spec["perf"] = self.perf_enabled
@@ -253,11 +253,15 @@ class Evaluator:
         finally:
             if not self.config.keep_job_dirs:
                 shutil.rmtree(job_dir, ignore_errors=True)
-                shutil.rmtree(job_dir.with_name(job_dir.name + "-baseline"), ignore_errors=True)
+                shutil.rmtree(baseline_dir(job_dir), ignore_errors=True)
 
     def _baseline_spec(self, task) -> dict:
         return {"task_id": task.id, "seed": self.config.seed, "compile": self.config.compile_baseline,
-                "device": "cpu" if self.mode == INTERPRETER else "cuda:0"}
+                "device": self._worker_device()}
+
+    def _worker_device(self) -> str:
+        """The device as a worker or baseline process sees it (each is shown only its job's GPU)."""
+        return "cpu" if self.mode == INTERPRETER else "cuda:0"
 
     @staticmethod
     def _baseline_env(slot: str | None) -> dict[str, str]:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, load_metrics, run_cli, write_jsonl
-from harness.task import all_tasks
+from harness.task import all_tasks, select_tasks
 
 VARIANTS_DIR = Path(__file__).parent / "wrong_variants"
 MIN_VARIANTS = 2
@@ -45,10 +45,7 @@ def _all_variants() -> list[tuple[str, str, str]]:
     """Every variant, plus each task's unmodified solution as a control in the same run: a variant's
     failure counts only if the run passes the code it was derived from."""
     rows = []
-    wanted = [w for w in os.environ.get(TASKS_ENV, "").split(",") if w]
-    for task in all_tasks().values():
-        if wanted and not any(w.lower() in task.id.lower() for w in wanted):
-            continue
+    for task in select_tasks(w for w in os.environ.get(TASKS_ENV, "").split(",") if w):
         solution = (ROOT / "solutions" / task.category / f"{task.name}.py").read_text()
         rows.append((task.id, UNMODIFIED, solution))
         for label, edits in _variants(task).items():
