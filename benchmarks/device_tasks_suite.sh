@@ -7,7 +7,8 @@
 #     task's unmodified solution (a control in the same run) must pass.
 # VARIANT_TASKS=Activation,Loss,... runs only those tasks' variants (all 81 tasks' take more than one
 # 10-minute call natively: split them over calls).
-# Outputs: env.txt, zygote_check.txt, variants.txt, variants_verdicts.txt, variants_run.tgz (metrics).
+# Outputs: env.txt, zygote_check.txt, variants.txt, variants_verdicts.txt, variants_run.tgz (journal, and
+# metrics and summary when the run finished).
 set -uo pipefail
 OUT=${OUT:-runs/device}
 mkdir -p "$OUT"
@@ -18,6 +19,8 @@ export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
   python3 -c "import torch, triton, sys; print('python', sys.version.split()[0], 'torch', torch.__version__, 'cuda', torch.version.cuda, 'triton', triton.__version__)"
   nproc
 } 2>&1 | tee "$OUT/env.txt"
+# A warm machine keeps /tmp between calls: start from nothing, or a stale result is read back.
+rm -rf /tmp/zygote_check /tmp/variants
 
 start=$(date +%s)
 KERNELBENCHX_GPU_ZYGOTE=1 timeout 120 python3 -m harness.cli eval solutions/Random --out /tmp/zygote_check \
@@ -33,13 +36,19 @@ KERNELBENCHX_VARIANT_TASKS=${VARIANT_TASKS:-} KERNELBENCHX_GPU_ZYGOTE=$ZYGOTE KE
   python3 -m pytest -q -p no:cacheprovider --basetemp=/tmp/variants tests/test_wrong_variants.py > "$OUT/variants.txt" 2>&1
 echo "variants wall: $(( $(date +%s) - start )) s" | tee -a "$OUT/variants.txt"
 tail -15 "$OUT/variants.txt"
-metrics=$(find /tmp/variants -name metrics.json | head -1)
-[ -n "$metrics" ] && python3 - "$metrics" > "$OUT/variants_verdicts.txt" <<'PY'
-import collections, json, sys
-rows = json.load(open(sys.argv[1]))
+# metrics.json is written at the end of a run; a run cut by the timeout still has its journal.
+run_dir=$(dirname "$(find /tmp/variants -name journal.jsonl | head -1)" 2>/dev/null)
+[ -n "$run_dir" ] && python3 - "$run_dir" > "$OUT/variants_verdicts.txt" <<'PY'
+import collections, json, pathlib, sys
+run = pathlib.Path(sys.argv[1])
+if (run / "metrics.json").exists():
+    rows = json.loads((run / "metrics.json").read_text())
+else:
+    print("run cut short: verdicts from journal.jsonl")
+    rows = [r for r in map(json.loads, (run / "journal.jsonl").read_text().splitlines()) if r.get("kind") != "header"]
 print(f"jobs: {len(rows)} (the first job of each task is its unmodified solution)")
-print("verdicts:", dict(collections.Counter(r["verdict"] for r in rows)))
+print("verdicts:", dict(collections.Counter(r.get("verdict") for r in rows)))
 print("mode:", dict(collections.Counter(r.get("mode") for r in rows)))
 PY
-[ -n "$metrics" ] && tar czf "$OUT/variants_run.tgz" -C "$(dirname "$metrics")" metrics.json
+[ -n "$run_dir" ] && tar czf "$OUT/variants_run.tgz" -C "$run_dir" $(cd "$run_dir" && ls journal.jsonl metrics.json summary.json 2>/dev/null)
 cat "$OUT/variants_verdicts.txt" 2>/dev/null
