@@ -4,8 +4,10 @@ One repetition: load the next input set into the call's buffers and flush the L2
 untimed), queue a short spin kernel (so host-side launch overhead is hidden), record a start event
 (which side streams seen before must wait for), call, record an end event on the current stream and
 on every other stream the call launched Triton kernels on (so work moved to a side stream is timed
-with it), then synchronize the whole device before the next repetition. Times are the median over many repetitions,
-with the interquartile range as the spread.
+with it), then synchronize the whole device before the next repetition. A repetition whose call took
+the host longer to issue than the spin lasts (a descheduled thread, a slow wrapper) may have left the
+GPU waiting inside the timed interval: it is measured again with a longer spin. Times are the median
+over many repetitions, with the interquartile range as the spread.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ MAX_REPS_PER_ROUND = 60
 # after the host has queued the timed call, so host-side launch overhead, and the CPU contention of
 # jobs compiling beside the timed one, stay out of the measurement on both sides.
 SPIN_CYCLES = 500_000
+MAX_SPIN_CYCLES = 64 * SPIN_CYCLES  # ~16 ms: a wrapper slower than that to launch is timed as it is
+REMEASURE_ATTEMPTS = 3
 
 
 @dataclass
@@ -89,10 +93,12 @@ class EventTimer:
             self._sync = torch.cuda.synchronize
             self._current_stream = torch.cuda.current_stream
             self._flush: Callable[[], None] = L2Flush(device)
-            sleep = getattr(torch.cuda, "_sleep", None)
-            self._spin: Callable[[], None] = (lambda: sleep(SPIN_CYCLES)) if sleep else (lambda: None)
+            self._sleep = getattr(torch.cuda, "_sleep", None)
         else:
             self._flush = lambda: None
+            self._sleep = None
+        self._spin_cycles = SPIN_CYCLES
+        self._spin_ms: float | None = None  # measured on first use
         self._known_streams: list = []  # side streams the timed calls have used so far
 
     def sync(self) -> None:
@@ -110,23 +116,62 @@ class EventTimer:
         current = self._current_stream(self.device)
         self._note_streams(current)  # streams of the warm-up calls
         for i in range(first, first + reps):
-            prepare(i)
-            self._flush()
-            self._spin()
-            start = self._event(enable_timing=True)
-            start.record()
-            for stream in self._known_streams:
-                stream.wait_event(start)  # side-stream work may not start before the clock does
-            fn()
-            ends = [self._event(enable_timing=True)]
-            ends[0].record()
-            for stream in self._note_streams(current):
-                end = self._event(enable_timing=True)
-                end.record(stream)
-                ends.append(end)
-            self.sync()
-            times.append(max(start.elapsed_time(end) for end in ends))
+            for attempt in range(REMEASURE_ATTEMPTS):
+                ms, issue_ms = self._one_repetition(fn, prepare, i, current)
+                if self._spin_ms is None or issue_ms <= self._spin_ms or not self._lengthen_spin(issue_ms):
+                    break
+            times.append(ms)
         return times
+
+    def _one_repetition(self, fn: Callable[[], Any], prepare: Callable[[int], None], i: int,
+                        current: Any) -> tuple[float, float]:
+        """GPU milliseconds of one call, and the host milliseconds it took to issue it."""
+        prepare(i)
+        self._flush()
+        self._spin()
+        start = self._event(enable_timing=True)
+        start.record()
+        for stream in self._known_streams:
+            stream.wait_event(start)  # side-stream work may not start before the clock does
+        issued = time.perf_counter()
+        fn()
+        issue_ms = (time.perf_counter() - issued) * 1e3
+        ends = [self._event(enable_timing=True)]
+        ends[0].record()
+        for stream in self._note_streams(current):
+            end = self._event(enable_timing=True)
+            end.record(stream)
+            ends.append(end)
+        self.sync()
+        return max(start.elapsed_time(end) for end in ends), issue_ms
+
+    def _spin(self) -> None:
+        if self._sleep is None:
+            return
+        if self._spin_ms is None:
+            self._spin_ms = self._measure_spin()
+        self._sleep(self._spin_cycles)
+
+    def _measure_spin(self) -> float:
+        """Milliseconds the spin kernel keeps the GPU busy (the shortest of three)."""
+        samples = []
+        for _ in range(3):
+            start, end = self._event(enable_timing=True), self._event(enable_timing=True)
+            start.record()
+            self._sleep(self._spin_cycles)
+            end.record()
+            self.sync()
+            samples.append(start.elapsed_time(end))
+        return min(samples)
+
+    def _lengthen_spin(self, issue_ms: float) -> bool:
+        """Make the spin outlast an issue time of ``issue_ms`` (twice over); False at the cap."""
+        if self._spin_cycles >= MAX_SPIN_CYCLES or not self._spin_ms:
+            return False
+        factor = min(2.0 * issue_ms / self._spin_ms, MAX_SPIN_CYCLES / self._spin_cycles)
+        self._spin_ms *= factor
+        self._spin_cycles = int(self._spin_cycles * factor)
+        return True
 
     def _note_streams(self, current: Any) -> list:
         """The side streams of the last call(s), remembered for the next repetitions."""

@@ -8,6 +8,7 @@ itself, measured in the same run.
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 import torch
@@ -15,7 +16,8 @@ import torch
 from conftest import ROOT, load_metrics, run_cli, write_jsonl
 from harness.perf_metrics import geomean, job_metrics, run_metrics
 from harness.roofline import gpu_slug, roofline_ms
-from harness.timing import MAX_REPS_PER_ROUND, MIN_REPS_PER_ROUND, TimingStats, reps_per_round
+from harness.timing import (MAX_REPS_PER_ROUND, MAX_SPIN_CYCLES, MIN_REPS_PER_ROUND, SPIN_CYCLES, EventTimer,
+                            TimingStats, reps_per_round)
 
 RELU = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
 LAUNCH = "        _relu_kernel[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)\n"
@@ -64,6 +66,49 @@ def test_timing_stats_median_and_iqr():
     assert stats.median_ms == 3.0 and stats.q1_ms == 2.0 and stats.q3_ms == 4.0 and stats.iqr_ms == 2.0
     with pytest.raises(ValueError):
         TimingStats.of([])
+
+
+class _HostClockEvent:
+    """A stand-in for torch.cuda.Event on the host clock: as if the GPU ran exactly when the host
+    issued, so an interval measures whatever the host did between the two records."""
+
+    def __init__(self, enable_timing: bool = True) -> None:
+        self.t = 0.0
+
+    def record(self, stream=None) -> None:
+        self.t = time.perf_counter()
+
+    def elapsed_time(self, end: "_HostClockEvent") -> float:
+        return (end.t - self.t) * 1e3
+
+
+def _gpu_timer_on_host_clock() -> EventTimer:
+    """The GPU timing loop, with events, spin and synchronize replaced by host-clock stand-ins
+    (the spin kernel sleeps 1 ns per cycle)."""
+    timer = EventTimer(torch.device("cpu"))
+    timer.on_gpu = True
+    timer._event, timer._sync, timer._current_stream = _HostClockEvent, lambda *a: None, lambda d: "main"
+    timer._flush, timer._sleep = (lambda: None), (lambda cycles: time.sleep(cycles * 1e-9))
+    return timer
+
+
+def test_a_repetition_whose_launch_outlasts_the_spin_is_measured_again_with_a_longer_spin():
+    timer = _gpu_timer_on_host_clock()
+    slow_calls = iter([True])  # the first call is slow to issue (a descheduled thread), then fast
+
+    def fn():
+        if next(slow_calls, False):
+            time.sleep(0.004)
+    ms = timer.time(fn, lambda i: None, reps=3)
+    assert max(ms) < 2.0, ms  # the 4 ms repetition was not kept
+    assert timer._spin_cycles > SPIN_CYCLES and timer._spin_ms > 4.0
+
+
+def test_a_wrapper_always_slower_than_the_longest_spin_is_timed_as_it_is():
+    timer = _gpu_timer_on_host_clock()
+    timer._spin_cycles = MAX_SPIN_CYCLES
+    ms = timer.time(lambda: time.sleep(0.040), lambda i: None, reps=2)
+    assert len(ms) == 2 and min(ms) >= 40.0 and timer._spin_cycles == MAX_SPIN_CYCLES
 
 
 def test_reps_per_round_is_bounded():
