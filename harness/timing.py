@@ -97,8 +97,7 @@ class EventTimer:
         else:
             self._flush = lambda: None
             self._sleep = None
-        self._spin_cycles = SPIN_CYCLES
-        self._spin_ms: float | None = None  # measured on first use
+        self._spin_cycles = SPIN_CYCLES  # the next repetition's spin
         self._known_streams: list = []  # side streams the timed calls have used so far
 
     def sync(self) -> None:
@@ -116,19 +115,28 @@ class EventTimer:
         current = self._current_stream(self.device)
         self._note_streams(current)  # streams of the warm-up calls
         for i in range(first, first + reps):
-            for attempt in range(REMEASURE_ATTEMPTS):
-                ms, issue_ms = self._one_repetition(fn, prepare, i, current)
-                if self._spin_ms is None or issue_ms <= self._spin_ms or not self._lengthen_spin(issue_ms):
+            cycles = self._spin_cycles
+            for _ in range(REMEASURE_ATTEMPTS):
+                ms, issue_ms, spin_ms = self._one_repetition(fn, prepare, i, current, cycles)
+                if self._sleep is None or issue_ms <= spin_ms or cycles >= MAX_SPIN_CYCLES:
                     break
+                cycles = self._cycles_lasting(2.0 * issue_ms, cycles, spin_ms)
             times.append(ms)
+            # The next repetition's spin lasts twice this one's issue time: a wrapper that is always slow
+            # to issue is measured again once, not every time; a one-off delay lengthens no later spin.
+            self._spin_cycles = max(SPIN_CYCLES, self._cycles_lasting(2.0 * issue_ms, cycles, spin_ms))
         return times
 
-    def _one_repetition(self, fn: Callable[[], Any], prepare: Callable[[int], None], i: int,
-                        current: Any) -> tuple[float, float]:
-        """GPU milliseconds of one call, and the host milliseconds it took to issue it."""
+    def _one_repetition(self, fn: Callable[[], Any], prepare: Callable[[int], None], i: int, current: Any,
+                        spin_cycles: int) -> tuple[float, float, float]:
+        """GPU milliseconds of one call, the host milliseconds it took to issue it, and the GPU
+        milliseconds of the spin before it."""
         prepare(i)
         self._flush()
-        self._spin()
+        spun = self._event(enable_timing=True)
+        spun.record()
+        if self._sleep is not None:
+            self._sleep(spin_cycles)
         start = self._event(enable_timing=True)
         start.record()
         for stream in self._known_streams:
@@ -143,35 +151,12 @@ class EventTimer:
             end.record(stream)
             ends.append(end)
         self.sync()
-        return max(start.elapsed_time(end) for end in ends), issue_ms
+        return max(start.elapsed_time(end) for end in ends), issue_ms, spun.elapsed_time(start)
 
-    def _spin(self) -> None:
-        if self._sleep is None:
-            return
-        if self._spin_ms is None:
-            self._spin_ms = self._measure_spin()
-        self._sleep(self._spin_cycles)
-
-    def _measure_spin(self) -> float:
-        """Milliseconds the spin kernel keeps the GPU busy (the shortest of three)."""
-        samples = []
-        for _ in range(3):
-            start, end = self._event(enable_timing=True), self._event(enable_timing=True)
-            start.record()
-            self._sleep(self._spin_cycles)
-            end.record()
-            self.sync()
-            samples.append(start.elapsed_time(end))
-        return min(samples)
-
-    def _lengthen_spin(self, issue_ms: float) -> bool:
-        """Make the spin outlast an issue time of ``issue_ms`` (twice over); False at the cap."""
-        if self._spin_cycles >= MAX_SPIN_CYCLES or not self._spin_ms:
-            return False
-        factor = min(2.0 * issue_ms / self._spin_ms, MAX_SPIN_CYCLES / self._spin_cycles)
-        self._spin_ms *= factor
-        self._spin_cycles = int(self._spin_cycles * factor)
-        return True
+    @staticmethod
+    def _cycles_lasting(target_ms: float, cycles: int, spin_ms: float) -> int:
+        """Spin cycles that last ``target_ms`` at the rate ``cycles`` ran in ``spin_ms`` (bounded)."""
+        return int(min(MAX_SPIN_CYCLES, cycles * target_ms / spin_ms)) if spin_ms > 0 else cycles
 
     def _note_streams(self, current: Any) -> list:
         """The side streams of the last call(s), remembered for the next repetitions."""
