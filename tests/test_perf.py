@@ -92,11 +92,12 @@ class _HostClockEvent:
 
 def _gpu_timer_on_host_clock() -> EventTimer:
     """The GPU timing loop, with events, spin and synchronize replaced by host-clock stand-ins
-    (the spin kernel sleeps 1 ns per cycle)."""
+    (the spin kernel sleeps 10 ns per cycle: the default spin lasts 5 ms, so a loaded test machine
+    does not make a fast call outlast it)."""
     timer = EventTimer(torch.device("cpu"))
     timer.on_gpu = True
     timer._event, timer._sync, timer._current_stream = _HostClockEvent, lambda *a: None, lambda d: "main"
-    timer._flush, timer._sleep = (lambda: None), (lambda cycles: time.sleep(cycles * 1e-9))
+    timer._flush, timer._sleep = (lambda: None), (lambda cycles: time.sleep(cycles * 1e-8))
     return timer
 
 
@@ -112,16 +113,16 @@ def _counting(fn):
 def test_a_repetition_whose_launch_outlasts_the_spin_is_measured_again_with_a_longer_spin():
     timer = _gpu_timer_on_host_clock()
     slow_calls = iter([True])  # the first call is slow to issue (a descheduled thread), then fast
-    fn = _counting(lambda: time.sleep(0.004) if next(slow_calls, False) else None)
+    fn = _counting(lambda: time.sleep(0.040) if next(slow_calls, False) else None)
     ms = timer.time(fn, lambda i: None, reps=3)
-    assert max(ms) < 2.0, ms  # the 4 ms repetition was not kept
+    assert max(ms) < 20.0, ms  # the 40 ms repetition was not kept
     assert fn.calls == 4  # measured again once
     assert timer._spin_cycles == SPIN_CYCLES  # a one-off delay lengthens no later spin
 
 
 def test_a_wrapper_always_slow_to_issue_is_measured_again_only_once():
-    timer = _gpu_timer_on_host_clock()  # the base spin lasts ~0.5 ms here
-    fn = _counting(lambda: time.sleep(0.002))
+    timer = _gpu_timer_on_host_clock()
+    fn = _counting(lambda: time.sleep(0.020))  # four times the default spin
     ms = timer.time(fn, lambda i: None, reps=4)
     assert len(ms) == 4 and fn.calls == 5  # later repetitions start with a spin that outlasts the issue
     assert timer._spin_cycles > 4 * SPIN_CYCLES
@@ -130,9 +131,9 @@ def test_a_wrapper_always_slow_to_issue_is_measured_again_only_once():
 def test_a_wrapper_always_slower_than_the_longest_spin_is_timed_as_it_is():
     timer = _gpu_timer_on_host_clock()
     timer._spin_cycles = MAX_SPIN_CYCLES
-    fn = _counting(lambda: time.sleep(0.040))
+    fn = _counting(lambda: time.sleep(0.400))  # the longest spin lasts 320 ms here
     ms = timer.time(fn, lambda i: None, reps=2)
-    assert len(ms) == 2 and min(ms) >= 40.0 and fn.calls == 2
+    assert len(ms) == 2 and min(ms) >= 400.0 and fn.calls == 2
     assert timer._spin_cycles == MAX_SPIN_CYCLES
 
 
