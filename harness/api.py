@@ -19,6 +19,7 @@ from harness.verdicts import JobResult
 # Run-level perf figures passed through to the metric dict (see perf_metrics.run_metrics).
 PERF_KEYS = ("perf_rate", "avg_speedup", "geomean_speedup_vs_eager", "geomean_speedup_vs_compile",
              "fast_0", "fast_1", "fast_1.5", "fast_2", "slower_than_eager")
+QUALITY_KEYS = ("mean_maintainability_index", "mean_cyclomatic_max", "median_sloc")
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -64,7 +65,7 @@ def metric_dict(summary: dict, results: list[list[JobResult]], references: Seque
     """The flat dict the ``evaluate`` metric and lm-eval report."""
     out: dict = {"call_rate": summary["call_rate"], "exe_rate": summary["exe_rate"], "mode": summary["mode"],
                  "seed": summary["seed"], "perf": summary["perf"]}
-    out.update({k: summary.get(k) for k in PERF_KEYS})
+    out.update({k: summary.get(k) for k in PERF_KEYS + QUALITY_KEYS})
     n_samples = [len(r) for r in results]
     if max(n_samples, default=1) > 1:
         for k in (1, 5, 10):
@@ -80,6 +81,7 @@ def metric_dict(summary: dict, results: list[list[JobResult]], references: Seque
         out[f"call_rate/{category}"] = round(sum(r.call.ok for r in rs) / len(rs), 4)
     out["results"] = [[{"task_id": r.task_id or ref, "verdict": r.verdict, "call": r.call.status,
                         "exe": r.exe.status, "perf": r.perf.status, "speedup": r.perf_metrics.get("speedup"),
+                        "quality": r.quality,
                         "detail": (r.call.detail if not r.call.ok else r.exe.detail if not r.exe.ok
                                    else r.perf.detail)[-1000:]}
                        for r in rs] for rs, ref in zip(results, references)]

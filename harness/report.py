@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from harness.perf_metrics import FAST_P, run_metrics
+from harness.quality import run_quality
 from harness.verdicts import JobResult
 
 INVALID_CATEGORY = "(invalid)"
@@ -41,6 +42,10 @@ def _perf(results: list[JobResult]) -> dict[str, Any]:
     return run_metrics([(r.perf.ok, r.perf_metrics) for r in results])
 
 
+def _quality(results: list[JobResult]) -> dict[str, Any]:
+    return run_quality([r.quality for r in results])
+
+
 def summarize(results: Iterable[JobResult], header: dict[str, Any]) -> dict[str, Any]:
     """Aggregate call/exe rates overall, per category, and per task."""
     results = list(results)
@@ -61,6 +66,7 @@ def summarize(results: Iterable[JobResult], header: dict[str, Any]) -> dict[str,
                          else "call/exe verdicts from native GPU runs"),
         "perf": header.get("perf") or ("skipped (no GPU)" if header.get("mode") == "interpreter" else "not run"),
         **_perf(results),
+        **_quality(results),
         "compile_baseline": header.get("compile_baseline", False),
         "golden": header.get("golden"),
         "roofline": header.get("roofline"),
@@ -68,7 +74,7 @@ def summarize(results: Iterable[JobResult], header: dict[str, Any]) -> dict[str,
         "versions": header.get("versions", {}),
         "started": header.get("started"),
         "wall_s": header.get("wall_s"),
-        "per_category": {c: {**_rates(rs), **_perf(rs)} for c, rs in sorted(by_category.items())},
+        "per_category": {c: {**_rates(rs), **_perf(rs), **_quality(rs)} for c, rs in sorted(by_category.items())},
     }
     return summary
 
@@ -98,6 +104,10 @@ def format_table(summary: dict[str, Any], results: list[JobResult], max_failures
         lines.append(row(cat, r))
     lines.append(row("all", summary))
     lines.append(f"mode: {summary['mode']} ({summary['verdict_note']}); perf: {summary['perf']}; seed {summary['seed']}")
+    if summary.get("quality_jobs"):
+        lines.append(f"code quality (radon, {summary['quality_jobs']} job(s)): maintainability index "
+                     f"{summary['mean_maintainability_index']:.1f} (mean), largest cyclomatic complexity "
+                     f"{summary['mean_cyclomatic_max']:.1f} (mean), {summary['median_sloc']:g} lines of code (median)")
     failures = [r for r in results if r.verdict != "ok"]
     if failures:
         lines.append(f"\n{len(failures)} job(s) did not pass:")

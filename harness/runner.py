@@ -22,6 +22,7 @@ from harness.judge import judge_worker
 from harness.perf_metrics import job_metrics
 from harness.perf_session import baseline_dir, run_perf, start_baseline
 from harness.process import StageLimits, WorkerProcess, _harness_pythonpath
+from harness.quality import code_quality
 from harness.reference import ReferenceCache
 from harness.sandbox import worker_env
 from harness.submissions import Job
@@ -206,7 +207,7 @@ class Evaluator:
         return JobResult(key=job.key, task_id=job.task_id, category=category, sample_id=job.sample_id,
                          source=job.source, code_sha=job.code_sha, call=call, exe=exe, perf=perf,
                          mode=self.mode, seconds=round(seconds, 3), info=info or {},
-                         perf_metrics=perf_metrics or {})
+                         perf_metrics=perf_metrics or {}, quality=code_quality(job.code) if job.code else {})
 
     def evaluate(self, job: Job, slot: str | None) -> JobResult:
         """Evaluate one job in a fresh worker process."""

@@ -46,6 +46,7 @@ class JobResult:
     seconds: float = 0.0
     info: dict[str, Any] = field(default_factory=dict)
     perf_metrics: dict[str, Any] = field(default_factory=dict)  # see perf_metrics.job_metrics
+    quality: dict[str, Any] = field(default_factory=dict)  # see quality.code_quality
 
     @property
     def verdict(self) -> str:
@@ -74,5 +75,6 @@ class JobResult:
         fields = {k: data[k] for k in ("key", "task_id", "category", "sample_id", "source", "code_sha",
                                        "mode", "seconds", "info")}
         fields["perf_metrics"] = data.get("perf_metrics") or {}
+        fields["quality"] = data.get("quality") or {}  # journals written before quality signals
         return cls(call=StageResult(**data["call"]), exe=StageResult(**data["exe"]),
                    perf=StageResult(**data["perf"]), **fields)

@@ -38,7 +38,8 @@ Returns:
     mode, seed, perf: how the verdicts were made;
     perf_rate, avg_speedup (geometric mean vs eager PyTorch, same run), fast_0/1/1.5/2 (share of all
         samples correct and more than p times faster than eager), slower_than_eager: on a GPU;
-    results: per reference, per sample: task_id, verdict, call, exe, perf, speedup, detail.
+    mean_maintainability_index, mean_cyclomatic_max, median_sloc: code-quality signals (radon);
+    results: per reference, per sample: task_id, verdict, call, exe, perf, speedup, quality, detail.
 Examples:
     >>> import os, evaluate, harness
     >>> os.environ["HF_ALLOW_CODE_EVAL"] = "1"

@@ -54,7 +54,8 @@ METRIC = """
     rows = datasets.load_dataset(harness.dataset_path(), "Loss", split="test")
     try:
         out = metric.compute(predictions=[r["solution"] for r in rows], references=[r["task_id"] for r in rows])
-        print(json.dumps({"exe_rate": out["exe_rate"], "n": len(rows)}))
+        print(json.dumps({"exe_rate": out["exe_rate"], "n": len(rows), "mi": out["mean_maintainability_index"],
+                          "quality": [s["quality"] for rs in out["results"] for s in rs]}))
     except ValueError as exc:
         print(json.dumps({"refused": str(exc)}))
 """
@@ -68,6 +69,7 @@ def test_metric_refuses_without_opt_in(tmp_path):
 def test_metric_scores_bundled_solutions_as_correct(tmp_path):
     out = _run_elsewhere(tmp_path, METRIC)
     assert out["n"] == 6 and out["exe_rate"] == 1.0
+    assert 0 < out["mi"] <= 100 and len(out["quality"]) == 6 and all(q["sloc"] > 0 for q in out["quality"])
 
 
 def test_metric_scores_wrong_code_as_wrong(tmp_path):

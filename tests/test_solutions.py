@@ -97,6 +97,16 @@ def test_summary_says_how_verdicts_were_made(solutions_run):
     assert "all" in stdout and "exe" in stdout
 
 
+def test_every_job_reports_code_quality_signals(solutions_run):
+    metrics, summary, _ = solutions_run
+    for m in metrics:
+        q = m["quality"]
+        assert q["loc"] >= q["sloc"] > 0 and q["functions"] >= 2 and q["cyclomatic_max"] >= 1, (m["task_id"], q)
+        assert 0 < q["maintainability_index"] <= 100, (m["task_id"], q)
+    assert summary["quality_jobs"] == summary["jobs"]
+    assert all(0 < c["mean_maintainability_index"] <= 100 for c in summary["per_category"].values())
+
+
 def test_custom_checkers_say_what_they_check():
     missing = [t.id for t in all_tasks().values() if t.custom_check is not None and not t.check_note]
     assert not missing, f"tasks with a custom check but no CHECK_NOTE: {missing}"

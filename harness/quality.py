@@ -1,0 +1,53 @@
+"""Code-quality signals of a submission, from radon: lines of code, cyclomatic complexity of its
+functions (Triton kernels and wrappers alike), and the maintainability index (0-100, higher is
+easier to maintain).
+
+They are computed in the parent from the source text: radon parses it (``ast``) and never runs it, so
+a submission cannot touch its own numbers. They describe the code, not its correctness or speed, and
+are reported for every job whose source parses, failed ones too.
+"""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+# Larger sources are not analysed (a generated kernel is a few hundred lines; parsing megabytes of
+# junk would only slow the run down).
+MAX_SOURCE_CHARS = 200_000
+
+
+def code_quality(source: str) -> dict[str, Any]:
+    """``{"loc", "sloc", "functions", "cyclomatic_max", "cyclomatic_mean", "maintainability_index"}``
+    for ``source``, or ``{"unavailable": why}`` when it cannot be analysed."""
+    try:
+        from radon.complexity import cc_visit
+        from radon.metrics import mi_visit
+        from radon.raw import analyze
+        from radon.visitors import Function
+    except ImportError:
+        return {"unavailable": "radon is not installed (pip install radon)"}
+    if len(source) > MAX_SOURCE_CHARS:
+        return {"unavailable": f"source longer than {MAX_SOURCE_CHARS} characters"}
+    try:
+        raw = analyze(source)
+        functions = [b.complexity for b in cc_visit(source) if isinstance(b, Function)]
+        maintainability = mi_visit(source, multi=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        return {"unavailable": f"source does not parse ({type(exc).__name__})"}
+    return {"loc": raw.loc, "sloc": raw.sloc, "functions": len(functions),
+            "cyclomatic_max": max(functions, default=0),
+            "cyclomatic_mean": round(statistics.fmean(functions), 2) if functions else 0.0,
+            "maintainability_index": round(maintainability, 1)}
+
+
+def run_quality(signals: list[dict[str, Any]]) -> dict[str, Any]:
+    """Aggregates over the jobs' signals (those without any are counted out, and the count says so)."""
+    measured = [s for s in signals if "maintainability_index" in s]
+
+    def mean(key: str) -> float | None:
+        return round(statistics.fmean(s[key] for s in measured), 2) if measured else None
+    return {"quality_jobs": len(measured),
+            "mean_maintainability_index": mean("maintainability_index"),
+            "mean_cyclomatic_max": mean("cyclomatic_max"),
+            "median_sloc": statistics.median(s["sloc"] for s in measured) if measured else None}

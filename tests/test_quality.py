@@ -1,0 +1,50 @@
+"""Code-quality signals (radon) are computed from a submission's text, never by running it, and a
+source that cannot be analysed says why instead of failing the run."""
+
+from __future__ import annotations
+
+from harness.quality import MAX_SOURCE_CHARS, code_quality, run_quality
+
+SOURCE = '''import triton
+
+
+@triton.jit
+def _kernel(x_ptr, n, BLOCK: "tl.constexpr"):
+    pass
+
+
+def wrapper(x, flag=False):
+    # two branches and a loop: cyclomatic complexity 4
+    if flag:
+        return x
+    for _ in range(2):
+        if x is None:
+            return None
+    return x
+'''
+
+
+def test_signals_of_a_small_submission():
+    q = code_quality(SOURCE)
+    assert q["functions"] == 2 and q["cyclomatic_max"] == 4 and q["cyclomatic_mean"] == 2.5
+    assert q["loc"] == SOURCE.count("\n") and q["sloc"] == 11  # the comment is not code
+    assert 0 < q["maintainability_index"] <= 100
+
+
+def test_analysis_never_runs_the_code(tmp_path):
+    marker = tmp_path / "ran"
+    q = code_quality(f"open({str(marker)!r}, 'w').write('x')\n")
+    assert not marker.exists() and q["functions"] == 0 and q["loc"] == 1
+
+
+def test_unanalysable_sources_say_why():
+    assert "does not parse" in code_quality("def broken(:\n")["unavailable"]
+    assert "does not parse" in code_quality("x = (" + "1+" * 30_000 + "1)\n")["unavailable"]  # too deep
+    assert "does not parse" in code_quality("x = " + "(" * 1000 + "1" + ")" * 1000 + "\n")["unavailable"]
+    assert "longer than" in code_quality("#" * (MAX_SOURCE_CHARS + 1))["unavailable"]
+
+
+def test_aggregates_count_only_analysed_jobs():
+    agg = run_quality([code_quality(SOURCE), code_quality("def broken(:\n"), {}])
+    assert agg["quality_jobs"] == 1 and agg["mean_cyclomatic_max"] == 4 and agg["median_sloc"] == 11
+    assert run_quality([])["mean_maintainability_index"] is None
