@@ -9,7 +9,7 @@ export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
   date -u +"date: %Y-%m-%dT%H:%M:%SZ"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   python3 -c "import torch, triton, sys; print('python', sys.version.split()[0], 'torch', torch.__version__, 'cuda', torch.version.cuda, 'triton', triton.__version__)"
-  python3 -c "from harness.sandbox import landlock_abi; print('landlock abi', landlock_abi())"
+  python3 -c "from harness.sandbox.confine import landlock_abi; print('landlock abi', landlock_abi())"
 } 2>&1 | tee "$OUT/env.txt"
 start=$(date +%s)
 python3 -m harness.cli eval solutions --out "$OUT/solutions" -q 2>&1 | tee "$OUT/solutions.txt"

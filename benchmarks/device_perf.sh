@@ -43,7 +43,7 @@ if [ "$PART" = suite ]; then
   timeout 170 python3 -m harness.cli eval "$SUITE" --out "$OUT/pass2" --compile -q --workers 8 > "$OUT/pass2.txt" 2>&1
   grep -v Warning "$OUT/pass2.txt" | tail -12
   echo "pass2 (eval) wall: $(( $(date +%s) - start )) s" | tee -a "$OUT/walls.txt"
-  python3 benchmarks/perf_report.py "$OUT/pass1" "$OUT/pass2" > "$OUT/perf28.md"
+  python3 -m harness.cli report "$OUT/pass1" "$OUT/pass2" > "$OUT/perf28.md"
   grep -A2 "Repeatability" "$OUT/perf28.md"; sed -n 1,14p "$OUT/perf28.md"
   runs_archive pass1 pass2
 fi
@@ -53,6 +53,6 @@ if [ "$PART" = golden ]; then
   # RESUME_RUN=<run dir in the tree>: continue a golden run an earlier call's limit cut short.
   if [ -n "${RESUME_RUN:-}" ]; then rm -rf "$OUT/golden_run" && cp -r "$RESUME_RUN" "$OUT/golden_run"; fi
   golden "${GOLDEN_TIMEOUT:-500}" "$OUT/golden_run" "$@" ${RESUME_RUN:+--resume}
-  python3 benchmarks/perf_report.py "$OUT/golden_run" > "$OUT/golden.md" && sed -n 1,14p "$OUT/golden.md"
+  python3 -m harness.cli report "$OUT/golden_run" > "$OUT/golden.md" && sed -n 1,14p "$OUT/golden.md"
   runs_archive golden_run
 fi

@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from dataset_builder.rows import COLUMNS, task_row
-from harness import DATASET_DIR
+from harness.shipped import dataset_dir
 from harness.task import all_tasks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -106,8 +106,9 @@ def build_side_files(root: Path = ROOT) -> list[Path]:
     return written + [card]
 
 
-def build(out: Path = DATASET_DIR) -> list[Path]:
-    """Write the dataset into ``out``; returns the files written."""
+def build(out: Path | None = None) -> list[Path]:
+    """Write the dataset into ``out`` (default: the packaged dataset folder); returns the files written."""
+    out = out or dataset_dir()
     rows_by_category: dict[str, list[dict]] = {}
     for task in all_tasks().values():
         rows_by_category.setdefault(task.category, []).append(task_row(task))
@@ -128,8 +129,9 @@ def build(out: Path = DATASET_DIR) -> list[Path]:
     return written
 
 
-def out_of_date(committed: Path = DATASET_DIR) -> list[str]:
+def out_of_date(committed: Path | None = None) -> list[str]:
     """Generated files that differ from a fresh build (empty when up to date)."""
+    committed = committed or dataset_dir()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         fresh = build(tmp / "dataset")
@@ -160,13 +162,13 @@ def out_of_date(committed: Path = DATASET_DIR) -> list[str]:
 def push(repo_id: str, token: str | None = None) -> None:
     """Upload the committed build to the Hub as a dataset repo."""
     from huggingface_hub import HfApi
-    HfApi(token=token).upload_folder(folder_path=str(DATASET_DIR), repo_id=repo_id, repo_type="dataset")
+    HfApi(token=token).upload_folder(folder_path=str(dataset_dir()), repo_id=repo_id, repo_type="dataset")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dataset_builder.build")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("build", help=f"write the dataset into {DATASET_DIR}")
+    sub.add_parser("build", help=f"write the dataset into {dataset_dir()}")
     sub.add_parser("check", help="exit 1 when the committed build is out of date")
     p = sub.add_parser("push", help="upload the built dataset to the Hub")
     p.add_argument("repo_id")

@@ -1,5 +1,5 @@
 """The Python API the Hugging Face wrappers (``evaluate`` metric, lm-eval task) call: code in,
-flat metric dict out. Everything runs through the same isolated :class:`~harness.runner.Evaluator`
+flat metric dict out. Everything runs through the same isolated :class:`~harness.run.runner.Evaluator`
 as the CLI."""
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ from math import comb
 from pathlib import Path
 from typing import Sequence
 
-from harness.process import StageLimits
-from harness.runner import Evaluator, RunConfig
-from harness.submissions import load_submissions
+from harness.config import RunConfig, StageLimits
+from harness.run.runner import Evaluator
+from harness.run.submissions import load_submissions
 from harness.verdicts import JobResult
 
 
-# Run-level perf figures passed through to the metric dict (see perf_metrics.run_metrics).
+# Run-level perf figures passed through to the metric dict (see perf/metrics.run_metrics).
 PERF_KEYS = ("perf_rate", "avg_speedup", "geomean_speedup_vs_eager", "geomean_speedup_vs_compile",
              "fast_0", "fast_1", "fast_1.5", "fast_2", "slower_than_eager")
 QUALITY_KEYS = ("mean_maintainability_index", "mean_cyclomatic_max", "median_sloc")

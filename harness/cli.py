@@ -1,7 +1,8 @@
-"""``kernelbenchx`` command line: ``eval`` a set of predictions, list/show ``tasks``, measure ``golden`` results.
+"""``kernelbenchx`` command line: ``eval`` a set of predictions, list/show ``tasks``, measure ``golden``
+results, write the Markdown perf ``report`` of a run.
 
 Exit codes: 0 when the harness did its job (whatever the submissions scored), 1 when it failed
-(bad arguments, unreadable input, a harness error on some job), 2 for usage errors.
+(unreadable input, a harness error on some job), 2 for usage errors (bad options or environment).
 """
 
 from __future__ import annotations
@@ -12,31 +13,102 @@ import os
 import sys
 from pathlib import Path
 
-from harness.process import StageLimits
+from harness.config import ENV_WORKERS, INTERPRETER, RunConfig, StageLimits
 
 
-def _config(args: argparse.Namespace, **overrides):
+class UsageError(Exception):
+    """A bad option value found after parsing (e.g. in the environment): exit 2 with one line."""
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer")
+    return value
+
+
+def _gpu_list(text: str) -> list[int]:
+    try:
+        gpus = [int(g) for g in text.split(",")]
+    except ValueError:
+        gpus = []
+    if not gpus or min(gpus) < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of GPU indices (e.g. 0,1)")
+    return gpus
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
+
+
+def _workers(args: argparse.Namespace) -> int | None:
+    """--workers, else $KERNELBENCHX_WORKERS (read only when a run needs it, so a bad value cannot
+    break ``--help`` or ``tasks``)."""
+    if args.workers is not None:
+        return args.workers
+    value = os.environ.get(ENV_WORKERS, "").strip()
+    if not value:
+        return None
+    try:
+        return _positive_int(value)
+    except argparse.ArgumentTypeError as exc:
+        raise UsageError(f"{ENV_WORKERS}: {exc}") from None
+
+
+def _config(args: argparse.Namespace, **overrides) -> RunConfig:
     """The run settings from the command line (``overrides`` win)."""
-    from harness.runner import INTERPRETER, RunConfig
     limits = StageLimits()
     if args.timeout:
-        limits.call = limits.exe = float(args.timeout)
+        limits.call = limits.exe = args.timeout
     if args.perf_timeout:
-        limits.perf = float(args.perf_timeout)
-    gpus = [int(g) for g in args.gpus.split(",")] if args.gpus else None
-    settings = dict(out_dir=Path(args.out), seed=args.seed, resume=args.resume, gpus=gpus, workers=args.workers,
-                    limits=limits, keep_job_dirs=args.keep_job_dirs, mode=INTERPRETER if args.interpret else None,
-                    perf=not args.no_perf, compile_baseline=args.compile)
+        limits.perf = args.perf_timeout
+    settings = dict(out_dir=Path(args.out), seed=args.seed, resume=args.resume, gpus=args.gpus,
+                    workers=_workers(args), limits=limits, keep_job_dirs=args.keep_job_dirs,
+                    mode=INTERPRETER if args.interpret else None, perf=not args.no_perf,
+                    compile_baseline=args.compile)
     return RunConfig(**(settings | overrides))
 
 
-def _run(jobs: list, config, quiet: bool):
-    """Run ``jobs`` with a progress bar and print the table; returns (exit code, summary, evaluator)."""
-    from tqdm import tqdm
+class Progress:
+    """Progress on stderr: a live bar on a terminal; in a log (not a TTY), one plain line per
+    finished job, so the log holds no carriage-return frames."""
 
-    from harness.journal import JournalError
-    from harness.report import format_table
-    from harness.runner import GPU, Evaluator
+    def __init__(self, total: int, quiet: bool) -> None:
+        self.total, self.done, self.quiet = total, 0, quiet
+        self._bar = None
+        if not quiet and sys.stderr.isatty():
+            from tqdm import tqdm
+            self._bar = tqdm(total=total, unit="job", file=sys.stderr)
+
+    def update(self, result) -> None:
+        self.done += 1
+        what = f"{result.task_id or result.source} #{result.sample_id}: {result.verdict}"
+        if self._bar is not None:
+            self._bar.update(1)
+            self._bar.set_postfix_str(what)
+        elif not self.quiet:
+            print(f"[{self.done}/{self.total}] {what} ({result.seconds:.1f} s)", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+
+def _run(jobs: list, config: RunConfig, quiet: bool):
+    """Run ``jobs`` with progress and print the table; returns (exit code, summary, evaluator)."""
+    from harness.config import GPU
+    from harness.report.table import format_table
+    from harness.run.journal import JournalError
+    from harness.run.runner import Evaluator
 
     try:
         evaluator = Evaluator(config)
@@ -46,26 +118,22 @@ def _run(jobs: list, config, quiet: bool):
     where = "on GPU" if evaluator.mode == GPU else "in Triton's CPU interpreter (no GPU)"
     print(f"evaluating {len(jobs)} job(s) {where}, seed {config.seed}, perf: {evaluator.perf_note()}, "
           f"results in {config.out_dir}", file=sys.stderr)
-    bar = tqdm(total=len(jobs), unit="job", disable=quiet, file=sys.stderr)
-
-    def progress(result) -> None:
-        bar.update(1)
-        bar.set_postfix_str(f"{result.task_id or '?'}: {result.verdict}")
-
+    progress = Progress(len(jobs), quiet)
     try:
-        summary = evaluator.run(jobs, on_result=progress)
+        summary = evaluator.run(jobs, on_result=progress.update)
     except JournalError as exc:
-        bar.close()
         print(f"kernelbenchx: {exc}", file=sys.stderr)
         return 1, None, None
-    bar.close()
+    finally:
+        progress.close()
     print(format_table(summary, _load_metrics(config.out_dir)))
     return (1 if summary["verdicts"].get("harness_error") else 0), summary, evaluator
 
 
 def _eval(args: argparse.Namespace) -> int:
-    from harness.submissions import load_submissions
+    from harness.run.submissions import load_submissions
 
+    config = _config(args, golden_dir=Path(args.golden_dir) if args.golden_dir else None)
     try:
         jobs = load_submissions(args.source)
     except (FileNotFoundError, UnicodeDecodeError) as exc:
@@ -74,25 +142,24 @@ def _eval(args: argparse.Namespace) -> int:
     if not jobs:
         print(f"kernelbenchx: {args.source}: no predictions found (.py files or .jsonl lines)", file=sys.stderr)
         return 1
-    golden_dir = Path(args.golden_dir) if args.golden_dir else None
-    code, _, _ = _run(jobs, _config(args, golden_dir=golden_dir), args.quiet)
+    code, _, _ = _run(jobs, config, args.quiet)
     return code
 
 
 def _golden(args: argparse.Namespace) -> int:
     import torch
 
-    from harness import golden
-    from harness.submissions import load_submissions
+    from harness.perf import golden
+    from harness.run.submissions import load_submissions
     from harness.task import select_tasks
 
     if not torch.cuda.is_available():
         print("kernelbenchx golden: needs a CUDA GPU (golden results are timings)", file=sys.stderr)
         return 1
-    solutions = Path(golden.DEFAULT_ROOT).parent / "solutions"
+    solutions = Path(args.solutions)
     if not solutions.is_dir():
-        print(f"kernelbenchx golden: the reference solutions ({solutions}) are not here: run it from a source checkout",
-              file=sys.stderr)
+        print(f"kernelbenchx golden: the reference solutions ({solutions}) are not here: run it from a source "
+              "checkout or pass --solutions", file=sys.stderr)
         return 1
     wanted = {task.id for task in select_tasks(args.filter)}
     jobs = [j for j in load_submissions(str(solutions)) if j.task_id in wanted]
@@ -115,8 +182,20 @@ def _load_metrics(out: Path):
     return [JobResult.from_json(d) for d in json.loads((out / "metrics.json").read_text())]
 
 
+def _report(args: argparse.Namespace) -> int:
+    from harness.report.markdown import markdown_report
+
+    runs = [Path(r) for r in args.runs]
+    for run in runs:
+        if not (run / "metrics.json").exists() or not (run / "summary.json").exists():
+            print(f"kernelbenchx report: {run} holds no finished run (metrics.json and summary.json)", file=sys.stderr)
+            return 1
+    print(markdown_report(runs), end="")
+    return 0
+
+
 def _tasks(args: argparse.Namespace) -> int:
-    from harness.task import TaskError, get_task, select_tasks
+    from harness.task import CATEGORIES, TaskError, get_task, select_tasks
 
     if args.show:
         try:
@@ -132,6 +211,8 @@ def _tasks(args: argparse.Namespace) -> int:
         print(f"signature: {task.signature}\n")
         print(task.description)
         return 0
+    if args.category and args.category.lower() not in {c.lower() for c in CATEGORIES}:
+        raise UsageError(f"unknown category {args.category!r}; the categories are: {', '.join(CATEGORIES)}")
     tasks = select_tasks(args.filter, args.category)
     if args.json:
         print(json.dumps([{"task_id": t.id, "category": t.category, "entry": t.entry, "signature": t.signature}
@@ -161,14 +242,22 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--golden-dir", default=None, help="golden results to compare with (default: golden_results/<this GPU>)")
     ev.set_defaults(func=_eval)
 
+    from harness.shipped import golden_results_dir
     gd = sub.add_parser("golden", help="measure golden results for this GPU: eager, torch.compile and the "
                                        "reference Triton solution of every task (needs a GPU and a source checkout)")
     gd.add_argument("filter", nargs="*", help="substrings of task ids to measure (default: all)")
     gd.add_argument("--golden-out", default=None, help="where to write (default: golden_results/<this GPU>)")
     gd.add_argument("--out", required=True, help="run directory (journal.jsonl, metrics.json, summary.json)")
+    gd.add_argument("--solutions", default=str(golden_results_dir().parent / "solutions"),
+                    help="the reference solutions to time (default: solutions/ of the source checkout)")
     gd.set_defaults(func=_golden, interpret=False, no_perf=False, compile=True, golden_dir=None)
     for p in (ev, gd):
         _common_run_options(p)
+
+    rp = sub.add_parser("report", help="the Markdown perf report of a run (a second run of the same suite "
+                                       "adds the repeatability table)")
+    rp.add_argument("runs", nargs="+", metavar="RUN", help="output directories of `eval` (one or two)")
+    rp.set_defaults(func=_report)
 
     ts = sub.add_parser("tasks", help="list tasks, or show one with its prompt")
     ts.add_argument("filter", nargs="*", help="substrings of task ids to keep")
@@ -182,31 +271,31 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _common_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed for the test inputs (default 0)")
-    p.add_argument("--timeout", type=float, default=None, help="seconds allowed for each of the call and exe stages")
-    p.add_argument("--perf-timeout", type=float, default=None,
+    p.add_argument("--timeout", type=_positive_seconds, default=None,
+                   help="seconds allowed for each of the call and exe stages (default 300)")
+    p.add_argument("--perf-timeout", type=_positive_seconds, default=None,
                    help="seconds allowed for a job's perf stage (warm-up, timing, check; default 300)")
     p.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
-    p.add_argument("--gpus", default=None, help="comma-separated GPU indices (default: all visible)")
-    p.add_argument("--workers", type=int, default=_env_int("KERNELBENCHX_WORKERS"),
-                   help="parallel workers: interpreter workers on CPU, workers per GPU on GPU (default: "
-                        "$KERNELBENCHX_WORKERS, else by CPU cores, at most 4)")
+    p.add_argument("--gpus", type=_gpu_list, default=None, help="comma-separated GPU indices (default: all visible)")
+    p.add_argument("--workers", type=_positive_int, default=None,
+                   help=f"parallel workers: interpreter workers on CPU, workers per GPU on GPU (default: "
+                        f"${ENV_WORKERS}, else by CPU cores, at most 4)")
     p.add_argument("--keep-job-dirs", action="store_true", help="keep each worker's temp dir (debugging)")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-
-
-def _env_int(name: str) -> int | None:
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return None
-    if not value.isdigit() or int(value) < 1:
-        print(f"kernelbenchx: {name}={value!r} must be a positive integer", file=sys.stderr)
-        raise SystemExit(2)
-    return int(value)
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return args.func(args)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except UsageError as exc:
+        parser.exit(2, f"kernelbenchx {args.command}: error: {exc}\n")
+    except BrokenPipeError:
+        # The reader went away (`kernelbenchx tasks | head`): stop quietly, and keep the interpreter's
+        # final flush of stdout from raising again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

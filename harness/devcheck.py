@@ -30,7 +30,7 @@ def _load(path: Path, name: str):
 def _failures(task, fn, device: str, verbose: bool) -> int:
     from harness.compare import judge_call
     from harness.invoke import call_case, clone_case
-    from harness.reference import compute_reference
+    from harness.run.reference import compute_reference
 
     failures = 0
     expected = compute_reference(task, 0, device)

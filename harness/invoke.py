@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import torch
 
-from harness.taskdef import Case, tensor_leaves
+from harness.taskdef import Case, map_tensors, tensor_leaves
 
 
 @dataclass
@@ -32,6 +32,16 @@ class CallRecord:
     @classmethod
     def from_payload(cls, payload: dict) -> "CallRecord":
         return cls(payload["output"], payload["args_after"], payload["kwargs_after"], payload["aliases"])
+
+
+def move_like_reference(payload: dict, reference: CallRecord) -> CallRecord:
+    """A candidate's saved call payload as a record, its tensors moved to the device of the
+    reference's outputs (a worker saves on the CPU; the reference may live on a GPU)."""
+    output = reference.output if isinstance(reference.output, tuple) else (reference.output,)
+    leaves = [t for t in output if isinstance(t, torch.Tensor)]
+    device = leaves[0].device if leaves else torch.device("cpu")
+    moved = {k: map_tensors(payload[k], lambda t: t.to(device)) for k in ("output", "args_after", "kwargs_after")}
+    return CallRecord.from_payload(moved | {"aliases": payload["aliases"]})
 
 
 def _plain(obj: Any) -> Any:

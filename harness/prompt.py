@@ -7,7 +7,7 @@ prompt as ``instruction`` finds its task.
 
 from __future__ import annotations
 
-from harness.submissions import DESCRIPTION_MARKER, ENTRY_MARKER
+from harness.run.submissions import DESCRIPTION_MARKER, ENTRY_MARKER
 from harness.task import Task
 
 RULES = """\

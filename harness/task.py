@@ -18,9 +18,8 @@ from typing import Any, Callable, Iterable
 
 import torch
 
+from harness.shipped import tasks_dir
 from harness.taskdef import Case, Cost, Inputs, Tolerance, elementwise_cost
-
-TASKS_DIR = Path(__file__).parent / "tasks"
 
 CATEGORIES = (
     "Activation", "Convolution", "Fusion", "Index", "LinearAlgebra", "Loss", "Math",
@@ -133,7 +132,7 @@ def _load_module(path: Path) -> ModuleType:
 def all_tasks() -> dict[str, Task]:
     """Every packaged task, keyed by id (``Category/name.py``), in category/name order."""
     tasks: dict[str, Task] = {}
-    for path in sorted(TASKS_DIR.glob("*/*.py")):
+    for path in sorted(tasks_dir().glob("*/*.py")):
         if path.stem.startswith("_"):
             continue
         category = path.parent.name

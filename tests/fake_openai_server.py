@@ -13,7 +13,7 @@ from pathlib import Path
 import datasets
 
 import harness
-from harness.submissions import route_instruction
+from harness.run.submissions import route_instruction
 
 VARIANTS = Path(__file__).parent / "wrong_variants"
 

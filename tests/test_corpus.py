@@ -31,6 +31,7 @@ EXPECTED = {
     "monkeypatch_compare": ("integrity", "call", "rebinds harness.compare.compare_outputs"),
     "write_harness_files": ("integrity", "call", "sandbox"),
     "autotune_one_bad_config": ("wrong", "exe", "with config _gelu[BLOCK=256"),
+    "kernel_error": ("error", "call", "power of 2"),
     "good_autotuned": ("ok", None, ""),
 }
 BAD_LINES = [
@@ -43,7 +44,7 @@ BAD_LINES = [
 
 def _harness_digest() -> str:
     h = hashlib.sha256()
-    for p in sorted(Path(harness.__file__).parent.glob("*.py")):
+    for p in sorted(Path(harness.__file__).parent.rglob("*.py")):
         h.update(p.read_bytes())
     return h.hexdigest()
 
@@ -74,6 +75,17 @@ def test_verdict_and_reason(corpus_run, name):
     if stage:
         assert rec[stage]["status"] == verdict
         assert phrase in rec[stage]["detail"], rec[stage]["detail"]
+
+
+def test_error_detail_shows_the_submissions_own_lines(corpus_run):
+    """A kernel that Triton rejects: the reason names the kernel's line (as a frame of the submission,
+    or in the compiler's message) and the wrapper's call, and no harness, torch or Triton frames."""
+    sample = list(EXPECTED).index("kernel_error")
+    [rec] = [m for m in corpus_run["metrics"] if m["task_id"] == "Activation/gelu.py" and m["sample_id"] == sample]
+    detail = rec["call"]["detail"]
+    assert 'File "<submission>", line 17, in gelu' in detail, detail
+    assert "tl.arange(0, 100)" in detail, detail
+    assert "site-packages" not in detail and "/harness/" not in detail and "/triton/" not in detail, detail
 
 
 def test_good_solution_unaffected(corpus_run):

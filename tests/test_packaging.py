@@ -25,7 +25,7 @@ def test_wheel_carries_tasks_dataset_and_golden_results(tmp_path):
                    check=True, timeout=300)
     code = textwrap.dedent("""
         import json, pathlib, harness
-        from harness.golden import GoldenResults, golden_root
+        from harness.perf.golden import GoldenResults, golden_root
         from harness.task import all_tasks
         tasks = all_tasks()
         golden = GoldenResults.find(golden_root() / "h200")

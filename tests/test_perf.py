@@ -14,9 +14,9 @@ import pytest
 import torch
 
 from conftest import ROOT, load_metrics, run_cli, write_jsonl
-from harness.perf_metrics import geomean, job_metrics, run_metrics
-from harness.roofline import gpu_slug, roofline_ms
-from harness.timing import (MAX_REPS_PER_ROUND, MAX_SPIN_CYCLES, MIN_REPS_PER_ROUND, SPIN_CYCLES, EventTimer,
+from harness.perf.metrics import geomean, job_metrics, run_metrics
+from harness.perf.roofline import gpu_slug, roofline_ms
+from harness.perf.timing import (MAX_REPS_PER_ROUND, MAX_SPIN_CYCLES, MIN_REPS_PER_ROUND, SPIN_CYCLES, EventTimer,
                             TimingStats, reps_per_round)
 
 RELU = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
@@ -224,7 +224,7 @@ def test_golden_needs_a_gpu_and_says_so(tmp_path):
 
 
 def test_committed_h200_golden_results_cover_every_task_with_provenance():
-    from harness.golden import SIDES, GoldenResults
+    from harness.perf.golden import SIDES, GoldenResults
     from harness.task import all_tasks
     root = ROOT / "golden_results" / "h200"
     golden = GoldenResults.find(root)
@@ -259,7 +259,7 @@ def test_perf_protocol_end_to_end_on_cpu(tmp_path):
     assert good["perf_metrics"]["rounds"] == 5 and good["perf_metrics"]["speedup"] > 0
 
     # The golden-results files written from such a run read back as the per-case baselines.
-    from harness.golden import GoldenResults, write
+    from harness.perf.golden import GoldenResults, write
     from harness.task import get_task
     from harness.verdicts import JobResult
     missing = write(tmp_path / "golden", [JobResult.from_json(good)], None, {"seed": 0})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from harness.api import metric_dict, pass_at_k
 from harness.prompt import build_prompt
-from harness.submissions import DESCRIPTION_MARKER, ENTRY_MARKER, route_instruction
+from harness.run.submissions import DESCRIPTION_MARKER, ENTRY_MARKER, route_instruction
 from harness.task import all_tasks
 from harness.verdicts import JobResult, StageResult
 

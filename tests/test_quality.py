@@ -3,7 +3,7 @@ source that cannot be analysed says why instead of failing the run."""
 
 from __future__ import annotations
 
-from harness.quality import MAX_SOURCE_CHARS, code_quality, run_quality
+from harness.report.quality import MAX_SOURCE_CHARS, code_quality, run_quality
 
 SOURCE = '''import triton
 

@@ -6,19 +6,21 @@ import os
 import subprocess
 import sys
 import textwrap
+from fractions import Fraction
 
 import numpy as np
 import pytest
 import torch
 
 from conftest import ROOT
-from harness.interpreter_compat import bf16_bits_to_f32, f32_to_bf16_bits
-from harness.sandbox import landlock_abi, worker_env
+from harness.run.environment import worker_env
+from harness.sandbox.confine import landlock_abi
+from harness.sandbox.interpreter_compat import bf16_bits_to_f32, f32_to_bf16_bits, fma_float32
 
 CONFINED_WRITE = textwrap.dedent("""
     import sys
     from pathlib import Path
-    from harness.sandbox import confine
+    from harness.sandbox.confine import confine
     job, outside = Path(sys.argv[1]), Path(sys.argv[2])
     print(confine(job))
     (job / "inside.txt").write_text("ok")
@@ -38,7 +40,7 @@ def test_confined_process_cannot_write_outside_its_dir(tmp_path, level):
     outside.write_text("original")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     if level == "audit":
-        env["KBX_SANDBOX"] = "audit"
+        env["KERNELBENCHX_SANDBOX"] = "audit"
     proc = subprocess.run([sys.executable, "-c", CONFINED_WRITE, str(job), str(outside)], env=env,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
@@ -64,7 +66,7 @@ def test_bf16_round_trip_is_round_to_nearest_even():
 
 BF16_KERNEL = textwrap.dedent("""
     import torch, triton, triton.language as tl
-    from harness.interpreter_compat import install
+    from harness.sandbox.interpreter_compat import install
     install()
 
     @triton.jit
@@ -97,4 +99,57 @@ BF16_KERNEL = textwrap.dedent("""
 def test_interpreter_bf16_arithmetic_and_libdevice():
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TRITON_INTERPRET": "1"}
     proc = subprocess.run([sys.executable, "-c", BF16_KERNEL], env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-3000:]
+
+
+def _float32_rounding_of(exact: Fraction) -> np.float32:
+    """The float32 nearest to ``exact`` (ties to even), found by comparing exact distances."""
+    guess = np.float32(float(exact))
+    candidates = [guess, np.nextafter(guess, np.float32(np.inf)), np.nextafter(guess, np.float32(-np.inf))]
+    return min(candidates, key=lambda v: (abs(Fraction(float(v)) - exact), int(v.view(np.uint32)) & 1))
+
+
+def test_fma_float32_rounds_once():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(3000).astype(np.float32)
+    y = rng.standard_normal(3000).astype(np.float32)
+    # z close to -x*y: the cancellation makes the product's low bits decide the result
+    z = (-(x.astype(np.float64) * y)).astype(np.float32) * np.float32(1 + 2 ** -20)
+    got = fma_float32(x, y, z)
+    want = [_float32_rounding_of(Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c))) for a, b, c in zip(x, y, z)]
+    assert np.array_equal(got, np.array(want, dtype=np.float32))
+    # The sum's float64 rounding lands exactly halfway between two float32 values, the exact sum
+    # just below it: ties-to-even on the float64 value would round up, the fma rounds down.
+    a, b, c = np.float32((1 + 2 ** -23) * 2 ** -12), np.float32((1 - 2 ** -23) * 2 ** -12), np.float32(1 + 2 ** -23)
+    assert fma_float32(a, b, c) == np.float32(1 + 2 ** -23)
+    assert np.float32(np.float64(a) * np.float64(b) + np.float64(c)) != np.float32(1 + 2 ** -23)
+
+
+FMA_KERNEL = textwrap.dedent("""
+    import torch, triton, triton.language as tl
+    from harness.sandbox.interpreter_compat import install
+    install()
+
+    @triton.jit
+    def k(x_ptr, y_ptr, z_ptr, out_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        m = offs < n
+        x = tl.load(x_ptr + offs, mask=m)
+        y = tl.load(y_ptr + offs, mask=m)
+        z = tl.load(z_ptr + offs, mask=m)
+        tl.store(out_ptr + offs, tl.fma(x, y, z), mask=m)
+
+    x = torch.tensor([1 + 2 ** -12, 3.0], dtype=torch.float32)
+    z = torch.tensor([-(1 + 2 ** -11), -9.0], dtype=torch.float32)
+    out = torch.empty_like(x)
+    k[(1,)](x, x, z, out, 2, BLOCK=2)
+    # fused: (1 + 2^-12)^2 - (1 + 2^-11) = 2^-24 exactly; two roundings give 0
+    assert out.tolist() == [2 ** -24, 0.0], out.tolist()
+    print("ok")
+""")
+
+
+def test_interpreter_fma_is_fused():
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TRITON_INTERPRET": "1"}
+    proc = subprocess.run([sys.executable, "-c", FMA_KERNEL], env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-3000:]

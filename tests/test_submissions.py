@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from conftest import needs_shared, SHARED, write_jsonl
-from harness.submissions import SEPARATOR, extract_code, load_submissions, route_instruction
+from harness.run.submissions import SEPARATOR, extract_code, load_submissions, route_instruction
 
 CODE = "import triton\n\ndef gelu(input, approximate='none'):\n    return input\n"
 

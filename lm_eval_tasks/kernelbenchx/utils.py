@@ -7,7 +7,7 @@ import datasets
 
 import harness
 from harness.api import evaluate_code
-from harness.submissions import extract_code
+from harness.run.submissions import extract_code
 
 _RUNS: dict[tuple, dict] = {}
 

@@ -1,7 +1,7 @@
 """The perf stage inside one process: the candidate's worker or the trusted baseline process.
 
 Both sides run this same code on the same inputs, driven command by command by the parent (which
-interleaves them and holds the GPU for the duration, see perf_session.py). Per perf case a process
+interleaves them and holds the GPU for the duration, see run/perf_stage.py). Per perf case a process
 keeps: ``INPUT_SETS`` sets of freshly drawn inputs of identical shapes, call buffers laid out like them
 (each timed repetition first copies the next set into the buffers, so the wrapper sees the same
 tensors with new values: caching keyed on tensor identity or pointers returns stale results), and a
@@ -27,10 +27,14 @@ from typing import Any, Callable, Iterator
 
 import torch
 
-from harness.invoke import CallRecord, call_case, clone_case
+from harness import protocol
+from harness.compare import judge_call
+from harness.invoke import CallRecord, call_case, clone_case, move_like_reference
+from harness.perf.roofline import case_dtype
+from harness.perf.timing import EventTimer, estimate_ms
 from harness.task import Task
 from harness.taskdef import Case, map_tensors, tensor_leaves
-from harness.timing import EventTimer, estimate_ms
+from harness.verdicts import INTEGRITY, WRONG
 
 INPUT_SETS = 2
 CHECK_SET = INPUT_SETS          # input_set index of the check set (never timed)
@@ -79,7 +83,7 @@ class RotatingCase:
 
 def _input_set(task: Task, seed: int, device: str, index: int) -> list[Case]:
     if torch.device(device).type == "cpu":
-        # The CPU protocol test (runner.PERF_ON_CPU_ENV): the interpreter cannot run perf sizes, so
+        # The CPU protocol test (config.ENV_PERF_ON_CPU): the interpreter cannot run perf sizes, so
         # the last correctness cases, drawn from other seeds, stand in for them.
         return task.correctness_cases(seed + 7919 * (index + 1), device)[-2:]
     return task.perf_cases(seed, device, input_set=index)
@@ -98,14 +102,16 @@ class PerfServer:
 
     def __init__(self, task: Task, seed: int, device: str, sides: dict[str, Callable[..., Any]],
                  emit: Callable[..., None], launches: Any = None, trusted: bool = False,
-                 optional: tuple[str, ...] = ()) -> None:
-        """``launches`` (the candidate's LaunchCounter) lets the check call be watched like exe's
-        calls and tells the timer which streams the candidate's kernels ran on. A side named in
+                 optional: tuple[str, ...] = (), monitor: Callable[[], Any] | None = None) -> None:
+        """``launches`` (the candidate's LaunchCounter) tells the timer which streams the
+        candidate's kernels ran on; ``monitor`` makes a fresh wrapper-op monitor (a context manager
+        with a ``forbidden`` list) so the check call is watched like exe's calls. A side named in
         ``optional`` that fails on a case is dropped (and reported) instead of failing the stage."""
         self.task, self.seed, self.device = task, seed, device
         self.sides, self.emit, self.trusted = dict(sides), emit, trusted
         self.optional = optional
         self.launches = launches
+        self.monitor = monitor
         if launches is not None:
             launches.track_streams = torch.device(device).type == "cuda"
         self.timer = EventTimer(torch.device(device), launches.take_streams if launches is not None else list)
@@ -115,7 +121,7 @@ class PerfServer:
     def serve(self, commands: Iterator[dict]) -> None:
         for command in commands:
             name = command.get("cmd")
-            if name == "done":
+            if name == protocol.CMD_DONE:
                 return
             handler = getattr(self, f"_cmd_{name}", None)
             if handler is None:
@@ -145,19 +151,19 @@ class PerfServer:
                     case.load(rep)
                     case.call(fn)
                 info["estimate_ms"][side] = estimate_ms(self.timer, lambda: case.call(fn), case.loader())
-                if self.trusted and side == "eager":
+                if self.trusted and side == protocol.EAGER:
                     cost = self.task.cost(case.sets[0], output)
                     info["flops"], info["bytes"] = float(cost.flops), float(cost.bytes)
                     info["dtype"] = _dtype_of(case.sets[0], output)
                 del output
             described.append(info)
-        self.emit("prepared", cases=described)
+        self.emit(protocol.PREPARED, cases=described)
 
     def _cmd_time(self, command: dict) -> None:
         case = self.cases[int(command["case"])]
         fn = self.sides[command["side"]]
         ms = self.timer.time(lambda: case.call(fn), case.loader(), int(command["reps"]), int(command.get("first", 0)))
-        self.emit("times", ms=ms)
+        self.emit(protocol.TIMES, ms=ms)
 
     def _cmd_check(self, command: dict) -> None:
         """Call once on the check set and keep the result (the GPU work, done while the parent holds
@@ -168,10 +174,9 @@ class PerfServer:
         if self.trusted:
             self._checks[index] = call_case(self.sides[command["side"]], case.buffers)
             self.timer.sync()
-            self.emit("checked")
+            self.emit(protocol.CHECKED)
             return
-        from harness.integrity import TorchOpMonitor
-        monitor = TorchOpMonitor(self.launches, forbid_host_transfer=self.timer.on_gpu)
+        monitor = self.monitor()
         before = self.launches.count
         with monitor:
             record = call_case(self.sides[command["side"]], case.buffers)
@@ -179,43 +184,40 @@ class PerfServer:
         if monitor.forbidden or self.launches.count == before:
             why = (f"the wrapper ran PyTorch compute ({', '.join(sorted(set(monitor.forbidden))[:4])})"
                    if monitor.forbidden else "no Triton kernel was launched")
-            self.emit("checked", integrity=f"at perf size, case {case.check_case.describe()}: {why}")
+            self.emit(protocol.CHECKED, integrity=f"at perf size, case {case.check_case.describe()}: {why}")
             return
         self._checks[index] = record
-        self.emit("checked")
+        self.emit(protocol.CHECKED)
 
     def _cmd_save(self, command: dict) -> None:
         """Candidate: write the kept check-set result for the parent's judge."""
         record = self._checks.pop(int(command["case"]))
         torch.save(map_tensors(record.to_payload(), torch.Tensor.cpu), command["path"])
-        self.emit("saved")
+        self.emit(protocol.SAVED)
 
     def _cmd_judge(self, command: dict) -> None:
         """Baseline: judge the candidate's saved check-set result against the kept reference."""
         index = int(command["case"])
         reference = self._checks.pop(index)
-        self.emit("verdict", **_judge_saved(self.task, self.cases[index], reference, Path(command["path"])))
+        self.emit(protocol.VERDICT, **_judge_saved(self.task, self.cases[index], reference, Path(command["path"])))
 
 
 def _dtype_of(case: Case, output: Any) -> str:
-    from harness.roofline import case_dtype
     return case_dtype(tensor_leaves(list(case.args) + list(case.kwargs.values()) + [output]))
 
 
 def _judge_saved(task: Task, case: RotatingCase, reference: CallRecord, path: Path) -> dict:
     """Judge the candidate's check-set result (a file it wrote) against the reference's."""
-    from harness.compare import judge_call
-    from harness.judge import move_like_reference
     try:
         payload = torch.load(path, weights_only=True, map_location="cpu")
-        candidate = CallRecord.from_payload(move_like_reference(payload, reference))
+        candidate = move_like_reference(payload, reference)
     except Exception as exc:  # noqa: BLE001 - the file came from the untrusted process
-        return {"ok": False, "status": "integrity", "detail": f"perf check result unreadable ({type(exc).__name__}: {exc})"}
+        return {"ok": False, "status": INTEGRITY, "detail": f"perf check result unreadable ({type(exc).__name__}: {exc})"}
     finally:
         path.unlink(missing_ok=True)
     msg = judge_call(candidate, reference, task.tolerances, task.custom_check, case.check_case)
     if msg:
-        return {"ok": False, "status": "wrong", "detail": f"at perf size, case {case.check_case.describe()}: {msg}"}
+        return {"ok": False, "status": WRONG, "detail": f"at perf size, case {case.check_case.describe()}: {msg}"}
     return {"ok": True}
 
 

@@ -1,4 +1,4 @@
-"""The trusted baseline process of a perf job (``python -m harness.baseline JOB FD``).
+"""The trusted baseline process of a perf job (``python -m harness.perf.baseline JOB FD``).
 
 It runs only harness code: the task's eager PyTorch reference and, when asked, ``torch.compile`` of
 it, on the same perf inputs as the candidate (same seeds, same GPU), timed round by round in
@@ -14,28 +14,32 @@ import sys
 import traceback
 from pathlib import Path
 
+from harness import protocol
+from harness.protocol import EventWriter
+from harness.verdicts import HARNESS_ERROR
+
 
 def main(argv: list[str] | None = None) -> int:
     args = argv if argv is not None else sys.argv[1:]
     job = json.loads(Path(args[0]).read_text())
-    from harness.worker import Reporter
-    reporter = Reporter(int(args[1]))
+    reporter = EventWriter(int(args[1]))
     try:
         import torch
-        from harness.perf import PerfServer, stdin_commands
+
+        from harness.perf.server import PerfServer, stdin_commands
+        from harness.precision import pin_precision
         from harness.task import get_task
-        from harness.worker import pin_precision
 
         pin_precision(torch)
         task = get_task(job["task_id"])
-        sides = {"eager": task.reference}
+        sides = {protocol.EAGER: task.reference}
         if job.get("compile"):
-            sides["compile"] = _compiled(torch, task.reference)
-        reporter.emit("stage", stage="ready")
+            sides[protocol.COMPILE] = _compiled(torch, task.reference)
+        reporter.emit(protocol.STAGE, stage=protocol.READY)
         PerfServer(task, job["seed"], job["device"], sides, reporter.emit, trusted=True,
-                   optional=("compile",)).serve(stdin_commands())
+                   optional=(protocol.COMPILE,)).serve(stdin_commands())
     except BaseException as exc:  # noqa: BLE001 - report instead of dying silently
-        reporter.emit("report", stage="perf", status="harness_error",
+        reporter.emit(protocol.REPORT, stage=protocol.PERF, status=HARNESS_ERROR,
                       detail="".join(traceback.format_exception(exc))[-4000:])
         return 3
     return 0

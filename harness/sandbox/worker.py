@@ -1,9 +1,9 @@
-"""The worker: runs ONE untrusted submission in its own process (``python -m harness.worker JOB FD``).
+"""The worker: runs ONE untrusted submission in its own process (``python -m harness.sandbox.worker JOB FD``).
 
 Order matters: everything the harness needs (torch, triton, the task, its inputs) is set up first;
-then the process confines itself (sandbox.py), installs the integrity monitors, and only then
-imports the submission. Facts go back to the parent as JSON lines on file descriptor ``FD``
-(stage changes, the final report) and tensors in ``outputs.pt`` in the job dir; the parent judges.
+then the process confines itself (confine.py), installs the integrity monitors, and only then
+imports the submission. Facts go back to the parent as events on file descriptor ``FD`` (see
+harness/protocol.py) and tensors in ``outputs.pt`` in the job dir; the parent judges.
 Expected outputs never exist in this process.
 """
 
@@ -11,34 +11,39 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import sys
 import traceback
 from pathlib import Path
 from typing import Any
 
+from harness import protocol
+from harness.protocol import EventWriter
+from harness.verdicts import ERROR, HARNESS_ERROR, INTEGRITY
+
 SUBMISSION_MODULE = "kbx_submission"
 ENTRY_ALIAS = "kernel_function"
+MAX_ERROR_FRAMES = 8
 
 
-class Reporter:
-    """Writes one JSON object per line to the parent's pipe."""
-
-    def __init__(self, fd: int) -> None:
-        self._stream = os.fdopen(fd, "w", buffering=1, closefd=True)
-
-    def emit(self, event: str, **fields: Any) -> None:
-        self._stream.write(json.dumps({"event": event, **fields}) + "\n")
-        self._stream.flush()
+def _exception_chain(exc: BaseException) -> list[BaseException]:
+    """``exc`` and the exceptions it was raised from or during, innermost last (an interpreter or
+    compiler error wraps the one raised at the kernel's own line)."""
+    chain: list[BaseException] = []
+    while exc is not None and exc not in chain and len(chain) < 8:
+        chain.append(exc)
+        exc = exc.__cause__ or (None if exc.__suppress_context__ else exc.__context__)
+    return chain
 
 
 def format_error(exc: BaseException, submission_path: str) -> str:
-    """Exception type and message plus the traceback frames that are not harness internals."""
-    frames = traceback.extract_tb(exc.__traceback__)
-    harness_dir = str(Path(__file__).parent)
-    kept = [f for f in frames if not f.filename.startswith(harness_dir)]
-    lines = traceback.format_list(kept[-8:])
-    text = "".join(lines).replace(submission_path, "<submission>")
+    """Exception type and message plus the traceback frames in the submission's own file (its
+    wrapper's and kernel's lines, from the whole exception chain); harness, torch and
+    Triton-internal frames are dropped."""
+    frames: list[traceback.FrameSummary] = []
+    for link in _exception_chain(exc):  # the wrapper's call first, the kernel's line last
+        frames += [f for f in traceback.extract_tb(link.__traceback__)
+                   if f.filename == submission_path and (f.lineno, f.name) not in {(g.lineno, g.name) for g in frames}]
+    text = "".join(traceback.format_list(frames[-MAX_ERROR_FRAMES:])).replace(submission_path, "<submission>")
     message = "".join(traceback.format_exception_only(type(exc), exc)).strip()
     if isinstance(exc, PermissionError):
         message = f"sandbox: the submission tried to write outside its job directory: {message}"
@@ -48,15 +53,8 @@ def format_error(exc: BaseException, submission_path: str) -> str:
 def _status_of(exc: BaseException) -> str:
     """A denied write outside the job dir is the sandbox stopping tampering, not an ordinary error."""
     if isinstance(exc, PermissionError):
-        return "integrity"
-    return "error"
-
-
-def pin_precision(torch_module: Any) -> None:
-    """Identical numerics switches for reference and candidate: full-precision float32 matmuls."""
-    torch_module.backends.cuda.matmul.allow_tf32 = False
-    torch_module.backends.cudnn.allow_tf32 = False
-    torch_module.set_float32_matmul_precision("highest")
+        return INTEGRITY
+    return ERROR
 
 
 def _prebind_dynamo_wrappers(torch_module: Any) -> None:
@@ -76,21 +74,22 @@ def load_submission(path: Path):
     return module
 
 
-def run(job: dict, reporter: Reporter) -> None:
+def run(job: dict, reporter: EventWriter) -> None:
     job_dir = Path(job["job_dir"])
-    submission = job_dir / "submission.py"
-    reporter.emit("stage", stage="setup")
+    submission = job_dir / protocol.SUBMISSION_FILE
+    reporter.emit(protocol.STAGE, stage=protocol.SETUP)
 
-    from harness.sandbox import confine, set_limits
+    from harness.sandbox.confine import confine, set_limits
     set_limits(job.get("memory_limit"), **({"file_bytes": job["file_limit"]} if job.get("file_limit") else {}))
     import torch
     _prebind_dynamo_wrappers(torch)
     if job["interpret"]:
-        from harness.interpreter_compat import install as install_interpreter_fixes
+        from harness.sandbox.interpreter_compat import install as install_interpreter_fixes
         install_interpreter_fixes()
-    from harness.autotune import config_count, find_autotuners, pinned_configs
-    from harness.integrity import LaunchCounter, TorchOpMonitor, api_snapshot, changed_apis
     from harness.invoke import call_case, clone_case
+    from harness.precision import pin_precision
+    from harness.sandbox.autotune import config_count, find_autotuners, pinned_configs
+    from harness.sandbox.integrity import LaunchCounter, TorchOpMonitor, api_snapshot, changed_apis
     from harness.task import get_task
 
     pin_precision(torch)
@@ -104,27 +103,27 @@ def run(job: dict, reporter: Reporter) -> None:
     launches.install()
     snapshot = api_snapshot()
 
-    reporter.emit("stage", stage="load", sandbox=sandbox)
+    reporter.emit(protocol.STAGE, stage=protocol.LOAD, sandbox=sandbox)
     try:
         module = load_submission(submission)
     except BaseException as exc:  # noqa: BLE001 - SystemExit / KeyboardInterrupt from a submission too
-        reporter.emit("report", stage="load", status=_status_of(exc), detail=format_error(exc, str(submission)))
+        reporter.emit(protocol.REPORT, stage=protocol.LOAD, status=_status_of(exc), detail=format_error(exc, str(submission)))
         return
     patched = changed_apis(snapshot)
     if patched:
-        reporter.emit("report", stage="load", status="integrity",
+        reporter.emit(protocol.REPORT, stage=protocol.LOAD, status=INTEGRITY,
                       detail=f"monkeypatch: the submission rebinds {', '.join(patched[:5])} at import")
         return
     fn = getattr(module, task.entry, None) or getattr(module, ENTRY_ALIAS, None)
     if not callable(fn):
-        reporter.emit("report", stage="load", status="error",
+        reporter.emit(protocol.REPORT, stage=protocol.LOAD, status=ERROR,
                       detail=f"no entry function: define `def {task.entry}(...)` (or `{ENTRY_ALIAS}`) at top level")
         return
 
     autotuners = find_autotuners(module)
     records: list[dict] = []
     configs: list[str] = []
-    reporter.emit("stage", stage="call", cases=len(cases), configs=config_count(autotuners))
+    reporter.emit(protocol.STAGE, stage=protocol.CALL, cases=len(cases), configs=config_count(autotuners))
     for index in range(config_count(autotuners)):
         with pinned_configs(autotuners, index) as pins:
             configs.append(pins)
@@ -137,44 +136,51 @@ def run(job: dict, reporter: Reporter) -> None:
                         record = call_case(fn, args)
                     sync()
                 except BaseException as exc:  # noqa: BLE001
-                    reporter.emit("report", stage="call" if index == 0 else "exe", status=_status_of(exc),
+                    reporter.emit(protocol.REPORT, stage=protocol.CALL if index == 0 else protocol.EXE,
+                                  status=_status_of(exc),
                                   case=case.describe(), config=pins or None,
                                   detail=format_error(exc, str(submission)))
                     return
                 records.append({"case": case_index, "config": index, "launches": launches.count - before,
                                 "torch_ops": sorted(set(monitor.forbidden)), **record.to_payload()})
         if index == 0:
-            reporter.emit("stage", stage="exe")
+            reporter.emit(protocol.STAGE, stage=protocol.EXE)
 
     patched = changed_apis(snapshot)
     if patched or not launches.intact():
-        reporter.emit("report", stage="exe", status="integrity",
+        reporter.emit(protocol.REPORT, stage=protocol.EXE, status=INTEGRITY,
                       detail=f"monkeypatch: the submission rebinds {', '.join(patched[:5]) or 'Triton launch hooks'}")
         return
-    torch.save(records, job_dir / "outputs.pt")
-    reporter.emit("report", stage="exe", status="ran", configs=configs, sandbox=sandbox)
+    torch.save(records, job_dir / protocol.OUTPUTS_FILE)
+    reporter.emit(protocol.REPORT, stage=protocol.EXE, status=protocol.RAN, configs=configs, sandbox=sandbox)
     if job.get("perf"):
         serve_perf(task, job, fn, launches, reporter, str(submission))
 
 
-def serve_perf(task: Any, job: dict, fn: Any, launches: Any, reporter: Reporter, submission: str) -> None:
+def serve_perf(task: Any, job: dict, fn: Any, launches: Any, reporter: EventWriter, submission: str) -> None:
     """After exe: answer the parent's perf commands (it sends them only if exe passed)."""
-    from harness.perf import PerfServer, stdin_commands
-    server = PerfServer(task, job["seed"], job["device"], {"candidate": fn}, reporter.emit, launches=launches)
+    from harness.perf.server import PerfServer, stdin_commands
+    from harness.sandbox.integrity import TorchOpMonitor
+
+    def watch() -> TorchOpMonitor:  # the check call at perf size is watched like exe's calls
+        return TorchOpMonitor(launches, forbid_host_transfer=job["device"].startswith("cuda"))
+
+    server = PerfServer(task, job["seed"], job["device"], {protocol.CANDIDATE: fn}, reporter.emit,
+                        launches=launches, monitor=watch)
     try:
         server.serve(stdin_commands())
     except BaseException as exc:  # noqa: BLE001 - e.g. out of memory or an illegal access at perf sizes
-        reporter.emit("report", stage="perf", status=_status_of(exc), detail=format_error(exc, submission))
+        reporter.emit(protocol.REPORT, stage=protocol.PERF, status=_status_of(exc), detail=format_error(exc, submission))
 
 
 def main(argv: list[str] | None = None) -> int:
     args = argv if argv is not None else sys.argv[1:]
     job = json.loads(Path(args[0]).read_text())
-    reporter = Reporter(int(args[1]))
+    reporter = EventWriter(int(args[1]))
     try:
         run(job, reporter)
     except BaseException as exc:  # noqa: BLE001 - report harness-side failures instead of dying silently
-        reporter.emit("report", stage="setup", status="harness_error", detail="".join(traceback.format_exception(exc))[-4000:])
+        reporter.emit(protocol.REPORT, stage=protocol.SETUP, status=HARNESS_ERROR, detail="".join(traceback.format_exception(exc))[-4000:])
         return 3
     return 0
 

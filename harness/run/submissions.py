@@ -18,12 +18,14 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import os
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from harness.run.journal import JOURNAL_NAME
 from harness.task import TaskError, all_tasks, get_task
 
 SEPARATOR = "#" * 146
@@ -144,6 +146,24 @@ def _from_py(path: Path, counters: dict) -> Job:
     return _prepare(key, path.read_text(encoding="utf-8", errors="replace"), str(path), None, counters)
 
 
+def _is_run_dir(folder: Path) -> bool:
+    """An ``eval`` output folder (its journal and reports are results, not predictions)."""
+    return (folder / JOURNAL_NAME).exists() or (folder / "summary.json").exists()
+
+
+def prediction_files(root: Path) -> list[Path]:
+    """The ``.py`` and ``.jsonl`` files under ``root``, skipping hidden folders (``.git``, virtual
+    environments), ``__pycache__`` and the output folders of earlier runs."""
+    found = []
+    for folder, subdirs, names in os.walk(root):
+        here = Path(folder)
+        subdirs[:] = sorted(d for d in subdirs
+                            if not d.startswith(".") and d != "__pycache__" and not _is_run_dir(here / d))
+        results = _is_run_dir(here)  # ``root`` itself may be a run's folder
+        found += [here / n for n in names if n.endswith((".py", ".jsonl")) and not (results and n == JOURNAL_NAME)]
+    return sorted(found)
+
+
 def load_submissions(source: str | Path | Iterable[tuple[str, str]]) -> list[Job]:
     """Jobs from a JSONL file, a ``.py`` file, a directory, or ``(task, code)`` pairs."""
     counters: dict = defaultdict(int)
@@ -153,7 +173,7 @@ def load_submissions(source: str | Path | Iterable[tuple[str, str]]) -> list[Job
     if not path.exists():
         raise FileNotFoundError(f"{path}: no such file or directory")
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.suffix in (".py", ".jsonl") and "__pycache__" not in p.parts)
+        files = prediction_files(path)
         jobs: list[Job] = []
         for f in files:
             jobs.extend(_from_jsonl(f, counters) if f.suffix == ".jsonl" else [_from_py(f, counters)])

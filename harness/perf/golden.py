@@ -19,24 +19,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.report import write_json_atomic
+from harness.config import ENV_GOLDEN_MACHINE, ENV_GOLDEN_RESULTS_DIR
+from harness.files import write_json_atomic
+from harness.perf.roofline import gpu_slug
+from harness.protocol import CANDIDATE, COMPILE, EAGER
+from harness.shipped import golden_results_dir
+from harness.task import get_task
 
-DEFAULT_ROOT = Path(__file__).resolve().parent.parent / "golden_results"
-ROOT_ENV = "KERNELBENCHX_GOLDEN_RESULTS_DIR"
-MACHINE_ENV = "KERNELBENCHX_GOLDEN_MACHINE"
-SIDES = {"eager": "eager", "compile": "compile", "triton": "candidate"}  # golden name -> timed side
+SIDES = {"eager": EAGER, "compile": COMPILE, "triton": CANDIDATE}  # golden name -> timed side
 
 
 def golden_root() -> Path:
-    return Path(os.environ.get(ROOT_ENV) or DEFAULT_ROOT)
+    """Where golden results live: $KERNELBENCHX_GOLDEN_RESULTS_DIR, else those shipped with the package."""
+    return Path(os.environ.get(ENV_GOLDEN_RESULTS_DIR) or golden_results_dir())
 
 
 def machine_name() -> str:
     """The golden folder for this machine: $KERNELBENCHX_GOLDEN_MACHINE, else from the GPU's name."""
-    if os.environ.get(MACHINE_ENV):
-        return os.environ[MACHINE_ENV]
+    if os.environ.get(ENV_GOLDEN_MACHINE):
+        return os.environ[ENV_GOLDEN_MACHINE]
     import torch
-    from harness.roofline import gpu_slug
     return gpu_slug(torch.cuda.get_device_name(0))
 
 
@@ -90,7 +92,6 @@ def write(out: Path, results: list, roofline: dict[str, Any] | None, prov: dict[
     """Write one file per task with a timed reference solution (each with this run's provenance),
     the roofline, and append this run to ``provenance.json`` (golden results may be measured in
     several runs, e.g. a category at a time). Returns the tasks that could not be measured."""
-    from harness.task import get_task
     out.mkdir(parents=True, exist_ok=True)
     measured = {k: prov.get(k) for k in ("gpu", "driver", "torch", "triton", "cuda", "date", "seed")}
     missing, written = [], []

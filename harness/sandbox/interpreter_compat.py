@@ -1,4 +1,4 @@
-"""Close two gaps between Triton's CPU interpreter and a GPU, so correct kernels pass on CPU.
+"""Close gaps between Triton's CPU interpreter and a GPU, so correct kernels pass on CPU.
 
 1. bf16 arithmetic. The interpreter stores bfloat16 values as raw uint16 bit patterns and applies numpy ops to those
 bits, so ``x * 0.5`` on a bf16 block yields garbage, while on a GPU it is computed in fp32 and
@@ -9,6 +9,13 @@ patched to decode to float32, apply the op, and round back to bf16 (nearest-even
 2. ``libdevice`` calls (``tl.extra.cuda.libdevice.tanh`` and friends, common in LLM-written kernels)
 are not callable in the interpreter at all. They are routed to the PyTorch function of the same
 name (``__nv_tanhf`` -> ``torch.tanh``), evaluated on the CPU in the argument's precision.
+
+3. ``tl.fma`` rounds once on a GPU. Some interpreters (Triton 3.8 and older) compute ``x * y + z``
+with two roundings, and bf16 operands as raw bits; a kernel whose correctness rests on the single
+rounding (e.g. an exact remainder ``fma(-q, b, a)``) then fails on CPU only. ``create_fma`` is
+replaced by a correctly rounded float32 fma (exact product and sum in float64, with the sum's
+rounding error deciding exact ties), and 16-bit formats go through float64 as Triton 3.9 does.
+float64 operands keep the installed interpreter's fma.
 """
 
 from __future__ import annotations
@@ -72,6 +79,7 @@ def install() -> None:
         return encode(op(decode(lhs), decode(rhs), decode(other)), rhs)
 
     _install_libdevice(InterpreterBuilder, TensorHandle)
+    _install_fma(InterpreterBuilder, TensorHandle, is_bf16)
     InterpreterBuilder.binary_op = bf16_binary_op
     InterpreterBuilder.unary_op = bf16_unary_op
     InterpreterBuilder.ternary_op = bf16_ternary_op
@@ -131,3 +139,40 @@ def _install_libdevice(builder_cls, tensor_handle) -> None:
         return scope
 
     interpreter._patch_lang = patch_lang
+
+
+def fma_float32(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
+    """``x * y + z`` rounded once to float32 (round to nearest, ties to even), as a GPU's fma."""
+    x64, y64, z64 = (np.asarray(a, dtype=np.float64) for a in np.broadcast_arrays(x, y, z))
+    with np.errstate(invalid="ignore", over="ignore"):
+        product = x64 * y64           # exact: 24 + 24 significant bits fit in float64's 53
+        total = product + z64          # rounded once, to float64...
+        back = total - product         # ...and its rounding error, exactly (Knuth's TwoSum)
+        error = (product - (total - back)) + (z64 - back)
+        nearest = total.astype(np.float32)
+        near64 = nearest.astype(np.float64)
+        # Rounding `total` to float32 is right unless it lies exactly halfway between two float32
+        # values while the exact sum does not: then the error's sign says which side is nearer.
+        other = np.nextafter(nearest, np.where(total > near64, np.float32(np.inf), np.float32(-np.inf)))
+        tie = (total != near64) & ((near64 + other.astype(np.float64)) * 0.5 == total) & (error != 0)
+        take_other = tie & ((other > nearest) == (error > 0))
+    return np.where(take_other, other, nearest).astype(np.float32)
+
+
+def _install_fma(builder_cls, tensor_handle, is_bf16) -> None:
+    original = builder_cls.create_fma
+
+    def create_fma(self, x, y, z):
+        if is_bf16(z):
+            values = [bf16_bits_to_f32(h.data).astype(np.float64) for h in (x, y, z)]
+            exact = values[0] * values[1] + values[2]  # 8-bit significands: exact or nearly so
+            return tensor_handle(f32_to_bf16_bits(exact.astype(np.float32)), z.dtype.scalar)
+        dtype = np.asarray(z.data).dtype
+        if dtype == np.float32:
+            return tensor_handle(fma_float32(x.data, y.data, z.data), z.dtype.scalar)
+        if dtype == np.float16:
+            exact = np.asarray(x.data, np.float64) * np.asarray(y.data, np.float64) + np.asarray(z.data, np.float64)
+            return tensor_handle(exact.astype(np.float16), z.dtype.scalar)
+        return original(self, x, y, z)
+
+    builder_cls.create_fma = create_fma

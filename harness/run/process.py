@@ -16,29 +16,16 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import harness
-from harness.zygote import ForkedChild, Zygote
-
-
-@dataclass
-class StageLimits:
-    """Seconds allowed per worker stage. ``call``/``exe`` cover all cases (and configs)."""
-
-    setup: float = 180.0
-    load: float = 60.0
-    call: float = 300.0
-    exe: float = 300.0
-    perf: float = 300.0   # warm-up, timing and check at perf sizes (waiting for the GPU not counted)
-
-    def for_stage(self, stage: str) -> float:
-        return float(getattr(self, stage, self.call))
+from harness import protocol
+from harness.config import StageLimits
+from harness.run.zygote import ForkedChild, Zygote
 
 
 @dataclass
 class WorkerOutcome:
     """What the parent observed of one worker run."""
 
-    stage: str = "spawn"                  # last stage the worker announced
+    stage: str = protocol.SPAWN           # last stage the worker announced
     report: dict | None = None            # the worker's final report, if it sent one
     timed_out: bool = False
     returncode: int | None = None
@@ -57,10 +44,6 @@ class WorkerOutcome:
                    "SIGABRT": "aborted", "SIGBUS": "bus error"}.get(name, name)
             return f"worker died: {why} ({name}) during {self.stage}"
         return f"worker exited with code {code} during {self.stage} without reporting (os._exit / sys.exit in the submission?)"
-
-
-def _harness_pythonpath() -> str:
-    return str(Path(harness.__file__).resolve().parent.parent)
 
 
 class WorkerProcess:
@@ -109,7 +92,7 @@ class WorkerProcess:
                 if not isinstance(event, dict):
                     continue
                 self.outcome.events.append(event)
-                if event.get("event") == "stage" and isinstance(event.get("stage"), str):
+                if event.get("event") == protocol.STAGE and isinstance(event.get("stage"), str):
                     self.outcome.stage = event["stage"]
                 return event
             remaining = deadline - time.monotonic()
@@ -133,9 +116,9 @@ class WorkerProcess:
             event = self.next_event(deadline)
             if event is None:
                 return None
-            if event.get("event") == "stage" and isinstance(event.get("stage"), str):
+            if event.get("event") == protocol.STAGE and isinstance(event.get("stage"), str):
                 deadline = time.monotonic() + limits.for_stage(event["stage"])
-            elif event.get("event") == "report":
+            elif event.get("event") == protocol.REPORT:
                 self.outcome.report = event
                 return event
 
@@ -155,7 +138,7 @@ class WorkerProcess:
             return None
         while True:
             event = self.next_event(deadline)
-            if event is None or event.get("event") in (reply, "report"):
+            if event is None or event.get("event") in (reply, protocol.REPORT):
                 return event
 
     def pause(self) -> None:
@@ -168,7 +151,7 @@ class WorkerProcess:
         """Kill the process group (if still running) and finish the outcome record."""
         if not self._closed:
             self._closed = True
-            self.send({"cmd": "done"})
+            self.send({"cmd": protocol.CMD_DONE})
             _signal_group(self.proc, signal.SIGKILL)
             if self.proc.stdin:
                 try:
@@ -183,8 +166,8 @@ class WorkerProcess:
 
 
 def run_worker(job_dir: Path, spec: dict, env: dict[str, str], limits: StageLimits) -> WorkerOutcome:
-    """Run ``python -m harness.worker`` for ``spec`` and watch it until it reports, dies or times out."""
-    worker = WorkerProcess("harness.worker", job_dir, spec, env)
+    """Run the worker for ``spec`` and watch it until it reports, dies or times out."""
+    worker = WorkerProcess(protocol.WORKER_MODULE, job_dir, spec, env)
     try:
         worker.follow_to_report(limits)
     finally:

@@ -6,15 +6,14 @@ from pathlib import Path
 
 import torch
 
+from harness import protocol
 from harness.compare import judge_call
-from harness.invoke import CallRecord
-from harness.process import WorkerOutcome
+from harness.invoke import CallRecord, move_like_reference
+from harness.run.process import WorkerOutcome
 from harness.task import Task
-from harness.taskdef import Case, map_tensors, tensor_leaves
+from harness.taskdef import Case, tensor_leaves
 from harness.verdicts import (CRASHED, ERROR, HARNESS_ERROR, INTEGRITY, OK, SKIPPED, TIMEOUT, WRONG,
                               StageResult)
-
-_CALL_STAGES = ("spawn", "setup", "load", "call")
 
 
 def _not_run(reason: str) -> StageResult:
@@ -40,13 +39,13 @@ def judge_worker(task: Task, outcome: WorkerOutcome, cases: list[Case], expected
         return StageResult(HARNESS_ERROR, detail), _not_run("harness error")
     if status in (ERROR, INTEGRITY):
         return _failed_at(stage, StageResult(status, detail))
-    if status != "ran":
+    if status != protocol.RAN:
         return _failed_at(stage, StageResult(ERROR, f"unexpected worker report {status!r}"))
     return StageResult(OK), judge_outputs(task, cases, expected, job_dir, report.get("configs") or [""])
 
 
 def _failed_at(stage: str | None, result: StageResult) -> tuple[StageResult, StageResult]:
-    if stage in _CALL_STAGES or stage is None:
+    if stage in protocol.CALL_STAGES or stage is None:
         return result, _not_run("call did not pass")
     return StageResult(OK), result
 
@@ -55,7 +54,7 @@ def judge_outputs(task: Task, cases: list[Case], expected: list[CallRecord], job
                   configs: list[str]) -> StageResult:
     """exe: integrity (Triton did the work) and numerics, for every case under every config."""
     try:
-        records = torch.load(job_dir / "outputs.pt", weights_only=True, map_location="cpu")
+        records = torch.load(job_dir / protocol.OUTPUTS_FILE, weights_only=True, map_location="cpu")
     except Exception as exc:  # noqa: BLE001 - a submission may have tampered with the file
         return StageResult(INTEGRITY, f"worker outputs unreadable ({type(exc).__name__}: {exc})")
     if not isinstance(records, list) or len(records) != len(cases) * len(configs):
@@ -71,7 +70,7 @@ def judge_outputs(task: Task, cases: list[Case], expected: list[CallRecord], job
     for rec in records:
         index, cfg = rec["case"], rec["config"]
         ref = expected[index]
-        cand = CallRecord.from_payload(move_like_reference(rec, ref))
+        cand = move_like_reference(rec, ref)
         msg = judge_call(cand, ref, task.tolerances, task.custom_check, cases[index])
         if msg:
             where = f"case {cases[index].describe()}" + (f" with config {configs[cfg]}" if configs[cfg] else "")
@@ -89,11 +88,3 @@ def _has_work(case: Case, expected: CallRecord) -> bool:
     if outputs and all(t.numel() == 0 for t in outputs):
         return False
     return not inputs or any(t.numel() > 0 for t in inputs)
-
-
-def move_like_reference(rec: dict, ref: CallRecord) -> dict:
-    """A worker's saved call payload, its tensors moved to the device of the reference's outputs."""
-    leaves = [t for t in (ref.output if isinstance(ref.output, tuple) else (ref.output,)) if isinstance(t, torch.Tensor)]
-    device = leaves[0].device if leaves else torch.device("cpu")
-    moved = {k: map_tensors(rec[k], lambda t: t.to(device)) for k in ("output", "args_after", "kwargs_after")}
-    return moved | {"aliases": rec["aliases"]}

@@ -11,8 +11,8 @@ import threading
 import torch
 
 from harness.invoke import CallRecord, call_case, clone_case
+from harness.precision import pin_precision
 from harness.task import Task
-from harness.worker import pin_precision
 
 
 class ReferenceCache:

@@ -1,6 +1,4 @@
-"""Markdown tables from one or two ``kernelbenchx eval`` runs with perf (``metrics.json``).
-
-Usage: python benchmarks/perf_report.py RUN_DIR [SECOND_RUN_DIR]
+"""The Markdown perf report of one or two ``kernelbenchx eval`` runs (their ``metrics.json``).
 
 Per task: geometric-mean speedup vs eager and vs torch.compile, % of the measured roofline; per
 case: candidate ms, GB/s, TFLOP/s, % roofline, speedups. With two runs of the same suite, the
@@ -11,15 +9,17 @@ from __future__ import annotations
 
 import json
 import statistics
-import sys
 from pathlib import Path
 
+SUMMARY_KEYS = ("jobs", "exe_rate", "perf_rate", "geomean_speedup_vs_eager", "geomean_speedup_vs_compile",
+                "geomean_roofline_pct", "fast_0", "fast_1", "fast_1.5", "fast_2", "slower_than_eager", "wall_s")
 
-def load(run: Path) -> dict[str, dict]:
+
+def _load(run: Path) -> dict[str, dict]:
     return {m["task_id"]: m for m in json.loads((run / "metrics.json").read_text()) if m.get("task_id")}
 
 
-def fmt(x, spec: str = ".3g", suffix: str = "") -> str:
+def _fmt(x, spec: str = ".3g", suffix: str = "") -> str:
     return "-" if x is None else f"{x:{spec}}{suffix}"
 
 
@@ -27,8 +27,8 @@ def task_table(metrics: dict[str, dict]) -> list[str]:
     lines = ["| task | verdict | perf | speedup vs eager | vs compile | % roofline |", "|---|---|---|---|---|---|"]
     for task_id, m in sorted(metrics.items()):
         p = m.get("perf_metrics") or {}
-        lines.append(f"| {task_id} | {m['verdict']} | {m['perf']['status']} | {fmt(p.get('speedup_vs_eager'), '.2f', 'x')} "
-                     f"| {fmt(p.get('speedup_vs_compile'), '.2f', 'x')} | {fmt(p.get('roofline_pct'), '.1f', '%')} |")
+        lines.append(f"| {task_id} | {m['verdict']} | {m['perf']['status']} | {_fmt(p.get('speedup_vs_eager'), '.2f', 'x')} "
+                     f"| {_fmt(p.get('speedup_vs_compile'), '.2f', 'x')} | {_fmt(p.get('roofline_pct'), '.1f', '%')} |")
     return lines
 
 
@@ -39,10 +39,10 @@ def case_table(metrics: dict[str, dict]) -> list[str]:
         for c in (m.get("perf_metrics") or {}).get("cases", []):
             cand, eager, comp = c["candidate"], c.get("eager") or {}, c.get("compile") or {}
             lines.append(
-                f"| {task_id} | {c['describe']} | {fmt(cand['median_ms'], '.4g')} ({fmt(cand['iqr_ms'], '.2g')}) "
-                f"| {fmt(eager.get('median_ms'), '.4g')} | {fmt(comp.get('median_ms'), '.4g')} | {fmt(c.get('gbs'), '.0f')} "
-                f"| {fmt(c.get('tflops'), '.3g')} | {fmt(c.get('roofline_pct'), '.1f')} "
-                f"| {fmt(c.get('speedup_vs_eager'), '.2f', 'x')} | {fmt(c.get('speedup_vs_compile'), '.2f', 'x')} |")
+                f"| {task_id} | {c['describe']} | {_fmt(cand['median_ms'], '.4g')} ({_fmt(cand['iqr_ms'], '.2g')}) "
+                f"| {_fmt(eager.get('median_ms'), '.4g')} | {_fmt(comp.get('median_ms'), '.4g')} | {_fmt(c.get('gbs'), '.0f')} "
+                f"| {_fmt(c.get('tflops'), '.3g')} | {_fmt(c.get('roofline_pct'), '.1f')} "
+                f"| {_fmt(c.get('speedup_vs_eager'), '.2f', 'x')} | {_fmt(c.get('speedup_vs_compile'), '.2f', 'x')} |")
     return lines
 
 
@@ -57,28 +57,19 @@ def repeatability(first: dict[str, dict], second: dict[str, dict]) -> tuple[floa
     return (statistics.median(diffs) if diffs else None), lines
 
 
-def main(argv: list[str]) -> int:
-    runs = [Path(a) for a in argv]
-    first = load(runs[0])
+def markdown_report(runs: list[Path]) -> str:
+    """The report of ``runs[0]`` (summary, per task, per case) and, given a second run of the same
+    suite, how far each task's speedup moved between the two."""
+    first = _load(runs[0])
     summary = json.loads((runs[0] / "summary.json").read_text())
-    keys = ("jobs", "exe_rate", "perf_rate", "geomean_speedup_vs_eager", "geomean_speedup_vs_compile",
-            "geomean_roofline_pct", "fast_0", "fast_1", "fast_1.5", "fast_2", "slower_than_eager", "wall_s")
-    print("## Summary (first run)\n")
-    print("\n".join(f"- {k}: {summary.get(k)}" for k in keys))
-    print("\n## Per task\n")
-    print("\n".join(task_table(first)))
-    print("\n## Per case\n")
-    print("\n".join(case_table(first)))
+    lines = ["## Summary (first run)", ""]
+    lines += [f"- {k}: {summary.get(k)}" for k in SUMMARY_KEYS]
+    lines += ["", "## Per task", ""] + task_table(first)
+    lines += ["", "## Per case", ""] + case_table(first)
     if len(runs) > 1:
-        second = load(runs[1])
-        figure, lines = repeatability(first, second)
+        figure, table = repeatability(first, _load(runs[1]))
         wall = json.loads((runs[1] / "summary.json").read_text()).get("wall_s")
-        print(f"\n## Repeatability (second run, wall {wall} s)\n")
-        print(f"median |speedup_2 / speedup_1 - 1| over {len(lines) - 2} tasks: "
-              + ("-" if figure is None else f"{100 * figure:.2f}%") + "\n")
-        print("\n".join(lines))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+        lines += ["", f"## Repeatability (second run, wall {wall} s)", "",
+                  f"median |speedup_2 / speedup_1 - 1| over {len(table) - 2} tasks: "
+                  + ("-" if figure is None else f"{100 * figure:.2f}%"), ""] + table
+    return "\n".join(lines) + "\n"

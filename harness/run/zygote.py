@@ -1,116 +1,24 @@
-"""A pre-started process that forks job workers (``python -P -m harness.zygote FD``).
-
-A fresh ``python -m harness.worker`` spends seconds importing torch, triton and the task files
-before it does anything for its job. The zygote pays that once and forks a child per job. It imports
-only what every worker imports before it loads a submission (no job's data, no expected outputs),
-never initialises CUDA, and is never given anything of a job except what that job's child gets, so
-a child starts as a new worker process would, minus the imports. Each child makes itself a session
-leader, takes its job's working directory, stdio and scrubbed environment, and then runs the same
-``main`` a worker process runs; sandboxing and limits are applied there, as before.
-
-Requests arrive as JSON on a Unix socket with the child's pipe ends attached (SCM_RIGHTS); the
-zygote answers ``{"req", "pid"}`` at once and ``{"exit", "code"}`` when the child ends. The parent's
-side is :class:`Zygote` (one per run, shared by the runner's threads) and :class:`ForkedChild`.
+"""The parent's side of the fork server (``harness.sandbox.forkserver``, see there): start it once
+per run and have it fork a worker per job, which saves each job the seconds of importing torch,
+triton and the task files. :class:`Zygote` is shared by the runner's threads; :class:`ForkedChild`
+is the subset of ``subprocess.Popen`` the parent uses for a forked worker.
 """
 
 from __future__ import annotations
 
-import array
-import importlib
 import json
 import os
 import queue
-import select
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 from pathlib import Path
 
-MAX_FDS = 2
+from harness import protocol
+
 ZYGOTE_START_S = 120.0  # importing torch on a busy machine can be slow
-
-
-def preload() -> None:
-    """Import what every worker needs before it touches a submission."""
-    import torch  # noqa: F401
-    import triton  # noqa: F401
-    import triton.language  # noqa: F401
-
-    from harness import autotune, compare, integrity, invoke, perf, sandbox, worker  # noqa: F401
-    from harness.task import all_tasks
-    all_tasks()
-
-
-def recv_request(sock: socket.socket) -> tuple[dict | None, list[int]]:
-    """One newline-terminated JSON request and the file descriptors sent with it."""
-    data, fds = b"", []
-    while not data.endswith(b"\n"):
-        msg, ancdata, _, _ = sock.recvmsg(65536, socket.CMSG_SPACE(MAX_FDS * array.array("i").itemsize))
-        if not msg:
-            return None, fds
-        data += msg
-        for level, kind, payload in ancdata:
-            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
-                fds.extend(array.array("i", payload[: len(payload) - len(payload) % array.array("i").itemsize]))
-    return json.loads(data), fds
-
-
-def run_child(request: dict, fds: list[int], control: socket.socket) -> None:
-    """In the forked child: become the job's worker process. Never returns."""
-    code = 70
-    try:
-        control.close()
-        os.setsid()
-        events_fd = fds[0]
-        stdin_fd = fds[1] if len(fds) > 1 else os.open(os.devnull, os.O_RDONLY)
-        os.dup2(stdin_fd, 0)
-        out = os.open(request["stdout"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        err = os.open(request["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        os.dup2(out, 1)
-        os.dup2(err, 2)
-        for fd in {stdin_fd, out, err}:
-            if fd > 2:
-                os.close(fd)
-        os.chdir(request["cwd"])
-        os.environ.clear()
-        os.environ.update(request["env"])
-        tempfile.tempdir = None  # TMPDIR is the job's now
-        sys.argv = [request["module"], request["job_file"], str(events_fd)]
-        code = importlib.import_module(request["module"]).main(sys.argv[1:]) or 0
-    except BaseException:  # noqa: BLE001 - the child must never return into the zygote's loop
-        import traceback
-        traceback.print_exc()
-    finally:
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        finally:
-            os._exit(code)
-
-
-def serve(control: socket.socket) -> None:
-    children: set[int] = set()
-    while True:
-        ready, _, _ = select.select([control], [], [], 0.05)
-        if ready:
-            request, fds = recv_request(control)
-            if request is None:
-                return  # the parent is gone
-            pid = os.fork()
-            if pid == 0:
-                run_child(request, fds, control)
-            for fd in fds:
-                os.close(fd)
-            children.add(pid)
-            control.sendall((json.dumps({"req": request["req"], "pid": pid}) + "\n").encode())
-        for pid in list(children):
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                children.discard(pid)
-                control.sendall((json.dumps({"exit": pid, "code": os.waitstatus_to_exitcode(status)}) + "\n").encode())
 
 
 class ForkedChild:
@@ -135,12 +43,12 @@ class ForkedChild:
 
 
 class Zygote:
-    """The parent's handle on a ``harness.zygote`` process (see there); thread-safe."""
+    """The parent's handle on a fork server process; thread-safe."""
 
     def __init__(self, env: dict[str, str], log_dir: Path) -> None:
         ours, theirs = socket.socketpair()
         with open(log_dir / "zygote.log", "wb") as log:
-            self.proc = subprocess.Popen([sys.executable, "-P", "-m", "harness.zygote", str(theirs.fileno())],
+            self.proc = subprocess.Popen([sys.executable, "-P", "-m", protocol.FORKSERVER_MODULE, str(theirs.fileno())],
                                          env=env, cwd=log_dir, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                                          pass_fds=(theirs.fileno(),), start_new_session=True)
         theirs.close()
@@ -182,7 +90,7 @@ class Zygote:
         self._ready.set()
 
     def _dispatch(self, message: dict) -> None:
-        if message.get("ready"):
+        if message.get(protocol.READY):
             self._ready.set()
         elif "req" in message:
             with self._lock:
@@ -240,16 +148,3 @@ class Zygote:
             pass
         self._sock.close()
         self.proc.wait()
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = argv if argv is not None else sys.argv[1:]
-    control = socket.socket(fileno=int(args[0]))
-    preload()
-    control.sendall(b'{"ready": true}\n')
-    serve(control)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

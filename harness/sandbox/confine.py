@@ -1,7 +1,7 @@
-"""Process isolation for workers: environment, resource limits and a filesystem/network sandbox.
+"""Confinement the worker applies to itself before it imports the submission: resource limits and a
+filesystem/network sandbox (the parent prepares the scrubbed environment, see run/environment.py).
 
-The parent uses :func:`worker_env`; the worker calls :func:`confine` before importing untrusted
-code. Confinement, strongest available first:
+Strongest available first:
 
 - **Landlock** (Linux >= 5.13, unprivileged, irreversible): the worker may write only inside its
   own temp dir and ``/dev`` (GPU device nodes); TCP is blocked (ABI >= 4); it cannot ptrace or
@@ -19,34 +19,7 @@ import resource
 import sys
 from pathlib import Path
 
-# Variables a worker needs; everything else (tokens, keys, proxies) is dropped.
-_KEEP_EXACT = {"PATH", "LANG", "LC_ALL", "TZ", "LD_LIBRARY_PATH", "SYSTEMROOT", "PYTHONHASHSEED"}
-_KEEP_PREFIXES = ("CUDA_", "NVIDIA_", "TRITON_", "OPENBLAS_", "OMP_", "MKL_", "PTXAS", "NCCL_")
-_DROP = {"TRITON_CACHE_DIR", "TRITON_HOME", "TRITON_DUMP_DIR", "TRITON_OVERRIDE_DIR"}
-
-SANDBOX_ENV = "KBX_SANDBOX"
-
-
-def worker_env(job_dir: Path, *, interpret: bool, visible_device: str | None, pythonpath: str) -> dict[str, str]:
-    """A scrubbed environment for a worker whose private directory is ``job_dir``."""
-    env = {k: v for k, v in os.environ.items()
-           if (k in _KEEP_EXACT or k.startswith(_KEEP_PREFIXES)) and k not in _DROP}
-    home = job_dir / "home"
-    env.update({
-        "HOME": str(home), "TMPDIR": str(job_dir / "tmp"), "TRITON_CACHE_DIR": str(job_dir / "triton-cache"),
-        "PYTHONPATH": pythonpath, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0",
-        "PYTHONUNBUFFERED": "1",
-    })
-    env.pop("TRITON_INTERPRET", None)
-    if interpret:
-        env["TRITON_INTERPRET"] = "1"
-        env["CUDA_VISIBLE_DEVICES"] = ""
-    elif visible_device is not None:
-        env["CUDA_VISIBLE_DEVICES"] = visible_device
-    for sub in ("home", "tmp", "triton-cache"):
-        (job_dir / sub).mkdir(parents=True, exist_ok=True)
-    return env
-
+from harness.config import ENV_SANDBOX
 
 def set_limits(memory_bytes: int | None, file_bytes: int = 1 << 30) -> None:
     """No core dumps, bounded file sizes, and (CPU mode) bounded address space."""
@@ -154,7 +127,7 @@ def confine(job_dir: Path) -> str:
     """Restrict this process to writing inside ``job_dir`` (and /dev). Returns the level applied."""
     writable = [job_dir, Path("/dev")]
     abi = landlock_abi()
-    if abi > 0 and os.environ.get(SANDBOX_ENV) != "audit":
+    if abi > 0 and os.environ.get(ENV_SANDBOX) != "audit":
         try:
             _landlock(writable, abi)
             return f"landlock-abi{abi}"

@@ -1,6 +1,6 @@
 """The perf stage, parent side: interleave the candidate with its baselines on one GPU.
 
-For a job that passed exe, the parent starts the trusted baseline process (harness/baseline.py),
+For a job that passed exe, the parent starts the trusted baseline process (harness/perf/baseline.py),
 lets it draw its inputs and compile ``torch.compile`` of the reference *before* taking the GPU (so
 compilation overlaps other jobs' timing), then takes the GPU's timing lock: no other job is timed on
 that GPU until this one is done. Under the lock, for each perf case: both processes warm up, then
@@ -17,12 +17,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from harness.process import StageLimits, WorkerProcess
-from harness.timing import reps_per_round
-from harness.verdicts import CRASHED, HARNESS_ERROR, INTEGRITY, OK, TIMEOUT, StageResult
+from harness import protocol
+from harness.config import StageLimits
+from harness.perf.timing import reps_per_round
+from harness.protocol import CANDIDATE
+from harness.run.process import WorkerProcess
+from harness.verdicts import CRASHED, ERROR, HARNESS_ERROR, INTEGRITY, OK, TIMEOUT, WRONG, StageResult
 
 ROUNDS = 5
-CANDIDATE = "candidate"
 
 
 class PerfFailure(Exception):
@@ -40,7 +42,7 @@ def _candidate_failed(proc: WorkerProcess, event: dict | None, what: str) -> Per
         proc.close()
         return PerfFailure(StageResult(CRASHED, f"{proc.outcome.crash_reason()} ({what})\n{proc.outcome.stderr_tail[-800:]}".strip()))
     detail = str(event.get("detail", ""))
-    return PerfFailure(StageResult(event.get("status") or "error", f"{what}: {detail}"))
+    return PerfFailure(StageResult(event.get("status") or ERROR, f"{what}: {detail}"))
 
 
 def _baseline_failed(proc: WorkerProcess, event: dict | None, what: str) -> PerfFailure:
@@ -64,21 +66,21 @@ def start_baseline(job_dir: Path, spec: dict, env: dict[str, str]) -> WorkerProc
     the candidate is still in call/exe); it is closed unused if the candidate fails exe."""
     home = baseline_dir(job_dir)
     home.mkdir(exist_ok=True)
-    baseline = WorkerProcess("harness.baseline", home, spec, env, commands=True, name="baseline")
-    baseline.send({"cmd": "prepare"})
+    baseline = WorkerProcess(protocol.BASELINE_MODULE, home, spec, env, commands=True, name="baseline")
+    baseline.send({"cmd": protocol.CMD_PREPARE})
     return baseline
 
 
 def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, gpu_lock: threading.Lock,
              limits: StageLimits) -> tuple[StageResult, dict[str, Any]]:
     """Time the candidate (a worker that passed exe and waits for perf commands) against its
-    baselines. Returns the perf verdict and the raw measurements (see perf_metrics.py)."""
+    baselines. Returns the perf verdict and the raw measurements (see perf/metrics.py)."""
     try:
         deadline = time.monotonic() + limits.setup + limits.perf
         base = baseline.next_event(deadline)
-        while base is not None and base.get("event") == "stage":
+        while base is not None and base.get("event") == protocol.STAGE:
             base = baseline.next_event(deadline)
-        if base is None or base.get("event") != "prepared":
+        if base is None or base.get("event") != protocol.PREPARED:
             raise _baseline_failed(baseline, base, "prepare")
         waited = time.monotonic()
         with gpu_lock:
@@ -94,8 +96,8 @@ def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, g
 
 def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[dict], deadline: float) -> dict[str, Any]:
     """Under the GPU lock: warm-up, interleaved rounds and the check-set calls of every case."""
-    prepared = candidate.request({"cmd": "prepare"}, "prepared", deadline)
-    if prepared is None or prepared.get("event") != "prepared":
+    prepared = candidate.request({"cmd": protocol.CMD_PREPARE}, protocol.PREPARED, deadline)
+    if prepared is None or prepared.get("event") != protocol.PREPARED:
         raise _candidate_failed(candidate, prepared, "warm-up at perf sizes")
     cases = []
     for index, (base, cand) in enumerate(zip(base_cases, prepared["cases"])):
@@ -114,30 +116,31 @@ def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[d
 
 def _time_side(candidate: WorkerProcess, baseline: WorkerProcess, case: int, side: str, reps: int,
                first: int, deadline: float) -> list[float]:
-    command = {"cmd": "time", "case": case, "side": side, "reps": reps, "first": first}
+    command = {"cmd": protocol.CMD_TIME, "case": case, "side": side, "reps": reps, "first": first}
     if side == CANDIDATE:
-        event = candidate.request(command, "times", deadline)
-        if event is None or event.get("event") != "times":
+        event = candidate.request(command, protocol.TIMES, deadline)
+        if event is None or event.get("event") != protocol.TIMES:
             raise _candidate_failed(candidate, event, f"timing case {case}")
         return [float(x) for x in event["ms"]]
     candidate.pause()
     try:
-        event = baseline.request(command, "times", deadline)
+        event = baseline.request(command, protocol.TIMES, deadline)
     finally:
         candidate.resume()
-    if event is None or event.get("event") != "times":
+    if event is None or event.get("event") != protocol.TIMES:
         raise _baseline_failed(baseline, event, f"timing {side} on case {case}")
     return [float(x) for x in event["ms"]]
 
 
 def _check_call(candidate: WorkerProcess, baseline: WorkerProcess, case: int, deadline: float) -> None:
-    event = candidate.request({"cmd": "check", "case": case, "side": CANDIDATE}, "checked", deadline)
-    if event is None or event.get("event") != "checked":
+    event = candidate.request({"cmd": protocol.CMD_CHECK, "case": case, "side": CANDIDATE}, protocol.CHECKED, deadline)
+    if event is None or event.get("event") != protocol.CHECKED:
         raise _candidate_failed(candidate, event, f"check call of case {case}")
     if event.get("integrity"):
         raise PerfFailure(StageResult(INTEGRITY, str(event["integrity"])))
-    event = baseline.request({"cmd": "check", "case": case, "side": "eager"}, "checked", deadline)
-    if event is None or event.get("event") != "checked":
+    event = baseline.request({"cmd": protocol.CMD_CHECK, "case": case, "side": protocol.EAGER}, protocol.CHECKED,
+                             deadline)
+    if event is None or event.get("event") != protocol.CHECKED:
         raise _baseline_failed(baseline, event, f"reference check call of case {case}")
 
 
@@ -146,11 +149,12 @@ def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int,
     """After the GPU is released: the candidate's check-set results are judged by the baseline."""
     for case in range(cases):
         path = job_dir / f"perf_check_{case}.pt"
-        event = candidate.request({"cmd": "save", "case": case, "path": str(path)}, "saved", deadline)
-        if event is None or event.get("event") != "saved":
+        event = candidate.request({"cmd": protocol.CMD_SAVE, "case": case, "path": str(path)}, protocol.SAVED, deadline)
+        if event is None or event.get("event") != protocol.SAVED:
             raise _candidate_failed(candidate, event, f"saving the check result of case {case}")
-        verdict = baseline.request({"cmd": "judge", "case": case, "path": str(path)}, "verdict", deadline)
-        if verdict is None or verdict.get("event") != "verdict":
+        verdict = baseline.request({"cmd": protocol.CMD_JUDGE, "case": case, "path": str(path)}, protocol.VERDICT,
+                                   deadline)
+        if verdict is None or verdict.get("event") != protocol.VERDICT:
             raise _baseline_failed(baseline, verdict, f"judging case {case}")
         if not verdict.get("ok"):
-            raise PerfFailure(StageResult(verdict.get("status", "wrong"), str(verdict.get("detail", ""))))
+            raise PerfFailure(StageResult(verdict.get("status", WRONG), str(verdict.get("detail", ""))))

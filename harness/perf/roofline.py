@@ -15,6 +15,9 @@ from typing import Any
 
 import torch
 
+from harness.files import write_json_atomic
+from harness.precision import pin_precision
+
 COPY_BYTES = 2 << 30             # 2 GiB source: far beyond any L2
 MATMUL_N = 8192
 MATMUL_DTYPES = ("float16", "bfloat16", "float32", "float64")
@@ -62,7 +65,6 @@ def _matmul_ms(device: torch.device, dtype: torch.dtype, reps: int) -> float:
 def measure(device: torch.device | str = "cuda") -> dict[str, Any]:
     """Copy bandwidth (bytes read + written per second) and matmul FLOP/s per dtype, on random data
     (zeros can run faster than real data), with TF32 off as in every timed call."""
-    from harness.worker import pin_precision
     pin_precision(torch)
     device = torch.device(device)
     copy_ms = _copy_ms(device)
@@ -94,7 +96,6 @@ def load_or_measure(device: torch.device | str = "cuda", golden_dir: Path | None
 def measure_and_cache(device: torch.device | str = "cuda") -> dict[str, Any]:
     """Measure now and store the result in the user cache for this GPU model."""
     data = measure(device)
-    from harness.report import write_json_atomic
     path = cache_dir() / f"{gpu_slug(data['gpu'])}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     write_json_atomic(path, data)

@@ -13,11 +13,12 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable
 
-from harness.roofline import roofline_ms
-from harness.timing import TimingStats
+from harness.protocol import CANDIDATE, COMPILE, EAGER
+from harness.perf.roofline import roofline_ms
+from harness.perf.timing import TimingStats
 
 FAST_P = (0.0, 1.0, 1.5, 2.0)
-BASELINES = ("eager", "compile")
+BASELINES = (EAGER, COMPILE)
 
 
 def geomean(values: Iterable[float]) -> float | None:
@@ -32,9 +33,9 @@ def _r(x: float | None, digits: int = 4) -> float | None:
 
 
 def case_metrics(raw: dict[str, Any], roofline: dict[str, Any] | None, golden: dict[str, Any] | None) -> dict[str, Any]:
-    """Metrics of one perf case from its raw samples (see perf_session.py)."""
+    """Metrics of one perf case from its raw samples (see run/perf_stage.py)."""
     stats = {side: TimingStats.of(ms) for side, ms in raw["samples_ms"].items() if ms}
-    cand = stats["candidate"].median_ms
+    cand = stats[CANDIDATE].median_ms
     out: dict[str, Any] = {"label": raw["label"], "describe": raw["describe"], "dtype": raw.get("dtype"),
                            "flops": raw.get("flops"), "bytes": raw.get("bytes")}
     for side, s in stats.items():
@@ -45,8 +46,8 @@ def case_metrics(raw: dict[str, Any], roofline: dict[str, Any] | None, golden: d
     out["gbs"] = _r(raw["bytes"] / seconds / 1e9) if raw.get("bytes") else None
     for side in BASELINES:
         out[f"speedup_vs_{side}"] = _r(stats[side].median_ms / cand) if side in stats else None
-    if "compile" in raw.get("first_call_s", {}):
-        out["compile_s"] = raw["first_call_s"]["compile"]  # compile + first call, never timed
+    if COMPILE in raw.get("first_call_s", {}):
+        out["compile_s"] = raw["first_call_s"][COMPILE]  # compile + first call, never timed
     if raw.get("unavailable"):
         out["unavailable"] = raw["unavailable"]
     if roofline and raw.get("bytes") is not None:

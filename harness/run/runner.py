@@ -10,76 +10,41 @@ import shutil
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 import torch
 
-from harness import report
-from harness.journal import Journal
-from harness.judge import judge_worker
-from harness.perf_metrics import job_metrics
-from harness.perf_session import baseline_dir, run_perf, start_baseline
-from harness.process import StageLimits, WorkerProcess, _harness_pythonpath
-from harness.quality import code_quality
-from harness.reference import ReferenceCache
-from harness.sandbox import worker_env
-from harness.submissions import Job
+import harness
+from harness import protocol
+from harness.config import ENV_GPU_ZYGOTE, ENV_NO_ZYGOTE, ENV_PERF_ON_CPU, GPU, INTERPRETER, RunConfig
+from harness.perf.metrics import job_metrics
+from harness.report.summary import write_reports
+from harness.report.quality import code_quality
+from harness.run.environment import baseline_env, physical_gpu, worker_env
+from harness.run.journal import Journal
+from harness.run.judge import judge_worker
+from harness.run.perf_stage import baseline_dir, run_perf, start_baseline
+from harness.run.process import WorkerProcess
+from harness.run.reference import ReferenceCache
+from harness.run.submissions import Job
+from harness.run.zygote import Zygote
 from harness.task import get_task
 from harness.verdicts import ERROR, HARNESS_ERROR, SKIPPED, JobResult, StageResult
-from harness.zygote import Zygote
 
-INTERPRETER = "interpreter"
-GPU = "gpu"
-# Runs the perf protocol on CPU (host-clock times): for the harness's own tests only.
-PERF_ON_CPU_ENV = "KERNELBENCHX_PERF_ON_CPU"
 # Largest file a worker may write when perf runs: its check-set results at perf sizes (outputs and
 # arguments after the call) go through a file in its job dir.
 PERF_FILE_LIMIT = 16 << 30
-NO_ZYGOTE_ENV = "KERNELBENCHX_NO_ZYGOTE"
-GPU_ZYGOTE_ENV = "KERNELBENCHX_GPU_ZYGOTE"
-
-
-@dataclass
-class RunConfig:
-    """Settings of one evaluation run."""
-
-    out_dir: Path
-    seed: int = 0
-    resume: bool = False
-    mode: str | None = None            # "gpu" | "interpreter"; None = gpu when CUDA is available
-    gpus: list[int] | None = None      # GPU indices (default: all visible)
-    workers: int | None = None         # interpreter workers, or workers per GPU (default: by CPU cores, at most 4)
-    limits: StageLimits = field(default_factory=StageLimits)
-    memory_limit: int | None = 8 << 30  # address-space cap per interpreter worker
-    keep_job_dirs: bool = False
-    perf: bool = True                  # time jobs that pass exe (GPU only, see perf_session.py)
-    compile_baseline: bool = False     # also time torch.compile of the reference
-    golden_dir: Path | None = None     # stored golden results to compare with (default: auto-detect)
-    remeasure_roofline: bool = False   # measure the GPU's ceilings even if cached
-
-    def resolved_mode(self) -> str:
-        if self.mode:
-            return self.mode
-        return GPU if torch.cuda.is_available() else INTERPRETER
 
 
 def versions() -> dict[str, str]:
     import triton
-    info = {"python": platform.python_version(), "torch": torch.__version__, "triton": triton.__version__}
+    info = {"kernelbenchx": harness.__version__, "python": platform.python_version(), "torch": torch.__version__,
+            "triton": triton.__version__}
     if torch.cuda.is_available():
         info["cuda"] = str(torch.version.cuda)
         info["gpu"] = torch.cuda.get_device_name(0)
     return info
-
-
-def _physical_gpu(slot: str | None) -> str | None:
-    """The CUDA_VISIBLE_DEVICES entry for torch index ``slot`` as the parent sees it."""
-    if slot is None:
-        return None
-    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
-    return visible.split(",")[int(slot)].strip() if visible else slot
 
 
 class Evaluator:
@@ -93,7 +58,7 @@ class Evaluator:
         self.references = ReferenceCache()
         self.results: dict[str, JobResult] = {}  # by job key, after run()
         self._scratch = Path(tempfile.mkdtemp(prefix="kbx-jobs-"))
-        self.perf_enabled = config.perf and (self.mode == GPU or os.environ.get(PERF_ON_CPU_ENV) == "1")
+        self.perf_enabled = config.perf and (self.mode == GPU or os.environ.get(ENV_PERF_ON_CPU) == "1")
         self._gpu_locks: dict[str | None, threading.Lock] = {}  # one timed job per GPU at a time
         self.roofline: dict | None = None
         self.golden = None
@@ -105,7 +70,7 @@ class Evaluator:
         for slot in set(self._slots()):
             self._gpu_locks.setdefault(slot, threading.Lock())
         if self.mode == GPU:
-            from harness import golden, roofline
+            from harness.perf import golden, roofline
             self.golden = golden.GoldenResults.find(self.config.golden_dir)
             self.roofline = (roofline.measure_and_cache("cuda:0") if self.config.remeasure_roofline
                              else roofline.load_or_measure("cuda:0", self.golden.path if self.golden else None))
@@ -126,14 +91,13 @@ class Evaluator:
         # GPU mode keeps one fresh interpreter per job until it is shown on a GPU that nothing the
         # zygote imports initialises the CUDA driver (a forked child could not use CUDA then);
         # KERNELBENCHX_GPU_ZYGOTE=1 opts in, to check exactly that.
-        if os.environ.get(NO_ZYGOTE_ENV) == "1":
+        if os.environ.get(ENV_NO_ZYGOTE) == "1":
             return None
-        if self.mode == GPU and os.environ.get(GPU_ZYGOTE_ENV) != "1":
+        if self.mode == GPU and os.environ.get(ENV_GPU_ZYGOTE) != "1":
             return None
         home = self._scratch / "zygote"
         home.mkdir(exist_ok=True)
-        env = worker_env(home, interpret=self.mode == INTERPRETER, visible_device=None,
-                         pythonpath=_harness_pythonpath())
+        env = worker_env(home, interpret=self.mode == INTERPRETER, visible_device=None)
         try:
             return Zygote(env, home)
         except (OSError, RuntimeError):
@@ -194,7 +158,7 @@ class Evaluator:
         shutil.rmtree(self._scratch, ignore_errors=True)
         results = [journal.done[j.key] for j in jobs if j.key in journal.done]
         self.results = {r.key: r for r in results}
-        return report.write(self.config.out_dir, results, header | {"wall_s": round(time.monotonic() - started, 1)})
+        return write_reports(self.config.out_dir, results, header | {"wall_s": round(time.monotonic() - started, 1)})
 
     def _result(self, job: Job, call: StageResult, exe: StageResult, seconds: float = 0.0,
                 info: dict | None = None, perf: StageResult | None = None,
@@ -219,9 +183,8 @@ class Evaluator:
         cases = task.correctness_cases(self.config.seed, device)  # custom checks see the reference device
         job_dir = Path(tempfile.mkdtemp(prefix="job-", dir=self._scratch))
         try:
-            (job_dir / "submission.py").write_text(job.code, encoding="utf-8")
-            env = worker_env(job_dir, interpret=self.mode == INTERPRETER, visible_device=_physical_gpu(slot),
-                             pythonpath=_harness_pythonpath())
+            (job_dir / protocol.SUBMISSION_FILE).write_text(job.code, encoding="utf-8")
+            env = worker_env(job_dir, interpret=self.mode == INTERPRETER, visible_device=physical_gpu(slot))
             spec = {"job_dir": str(job_dir), "task_id": task.id, "seed": self.config.seed,
                     "device": self._worker_device(),
                     "interpret": self.mode == INTERPRETER,
@@ -229,13 +192,13 @@ class Evaluator:
             spec["perf"] = self.perf_enabled
             if self.perf_enabled:
                 spec["file_limit"] = PERF_FILE_LIMIT
-            worker = WorkerProcess("harness.worker", job_dir, spec, env, commands=self.perf_enabled,
+            worker = WorkerProcess(protocol.WORKER_MODULE, job_dir, spec, env, commands=self.perf_enabled,
                                    zygote=self._zygote)
-            baseline = (start_baseline(job_dir, self._baseline_spec(task), self._baseline_env(slot))
+            baseline = (start_baseline(job_dir, self._baseline_spec(task), baseline_env(slot))
                         if self.perf_enabled else None)
             try:
                 report = worker.follow_to_report(self.config.limits)
-                if not (baseline and report and report.get("status") == "ran"):
+                if not (baseline and report and report.get("status") == protocol.RAN):
                     worker.close()  # done (or dead): its exit code and stderr go into the verdict
                 call, exe = judge_worker(task, worker.outcome, cases, expected, job_dir)
                 perf = metrics = None
@@ -263,14 +226,3 @@ class Evaluator:
     def _worker_device(self) -> str:
         """The device as a worker or baseline process sees it (each is shown only its job's GPU)."""
         return "cpu" if self.mode == INTERPRETER else "cuda:0"
-
-    @staticmethod
-    def _baseline_env(slot: str | None) -> dict[str, str]:
-        """The trusted baseline process: the parent's environment on the job's GPU."""
-        env = dict(os.environ, PYTHONPATH=_harness_pythonpath(), PYTHONUNBUFFERED="1")
-        env.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")  # many run at once; no pool per process
-        if slot is not None:
-            env["CUDA_VISIBLE_DEVICES"] = _physical_gpu(slot)
-        else:
-            env["TRITON_INTERPRET"] = "1"
-        return env

@@ -1,0 +1,59 @@
+"""Run configuration: modes, per-stage time limits, the settings of one run, and every environment
+variable the harness reads (all named ``KERNELBENCHX_*``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# -- modes -----------------------------------------------------------------------------------------
+INTERPRETER = "interpreter"   # no GPU: Triton's CPU interpreter, call and exe only
+GPU = "gpu"                   # native on CUDA GPUs, with perf
+
+# -- environment variables -------------------------------------------------------------------------
+ENV_WORKERS = "KERNELBENCHX_WORKERS"                      # default for --workers
+ENV_GOLDEN_MACHINE = "KERNELBENCHX_GOLDEN_MACHINE"        # golden folder to compare with (e.g. h200)
+ENV_GOLDEN_RESULTS_DIR = "KERNELBENCHX_GOLDEN_RESULTS_DIR"  # another golden results root
+ENV_NO_ZYGOTE = "KERNELBENCHX_NO_ZYGOTE"                  # 1: a new interpreter per job
+ENV_GPU_ZYGOTE = "KERNELBENCHX_GPU_ZYGOTE"                # 1: fork GPU-mode workers from the zygote too
+ENV_PERF_ON_CPU = "KERNELBENCHX_PERF_ON_CPU"              # 1: run the perf protocol on CPU (harness tests)
+ENV_SANDBOX = "KERNELBENCHX_SANDBOX"                      # "audit": skip Landlock (tests of the fallback)
+
+
+@dataclass
+class StageLimits:
+    """Seconds allowed per worker stage. ``call``/``exe`` cover all cases (and configs)."""
+
+    setup: float = 180.0
+    load: float = 60.0
+    call: float = 300.0
+    exe: float = 300.0
+    perf: float = 300.0   # warm-up, timing and check at perf sizes (waiting for the GPU not counted)
+
+    def for_stage(self, stage: str) -> float:
+        return float(getattr(self, stage, self.call))
+
+
+@dataclass
+class RunConfig:
+    """Settings of one evaluation run."""
+
+    out_dir: Path
+    seed: int = 0
+    resume: bool = False
+    mode: str | None = None            # GPU | INTERPRETER; None = GPU when CUDA is available
+    gpus: list[int] | None = None      # GPU indices (default: all visible)
+    workers: int | None = None         # interpreter workers, or workers per GPU (default: by CPU cores, at most 4)
+    limits: StageLimits = field(default_factory=StageLimits)
+    memory_limit: int | None = 8 << 30  # address-space cap per interpreter worker
+    keep_job_dirs: bool = False
+    perf: bool = True                  # time jobs that pass exe (GPU only, see run/perf_stage.py)
+    compile_baseline: bool = False     # also time torch.compile of the reference
+    golden_dir: Path | None = None     # stored golden results to compare with (default: auto-detect)
+    remeasure_roofline: bool = False   # measure the GPU's ceilings even if cached
+
+    def resolved_mode(self) -> str:
+        if self.mode:
+            return self.mode
+        import torch
+        return GPU if torch.cuda.is_available() else INTERPRETER

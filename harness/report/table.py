@@ -1,0 +1,40 @@
+"""The terminal report printed at the end of a run: per-category rates, then the first failures."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.perf.metrics import FAST_P
+from harness.verdicts import ERROR, OK, JobResult
+
+
+def format_table(summary: dict[str, Any], results: list[JobResult], max_failures: int = 25) -> str:
+    """A short terminal report: per-category rates, then the first failures with their reasons."""
+    timed = summary.get("perf_jobs", 0) > 0
+    perf_head = f"{'timed':>7}{'speedup':>9}" + "".join(f"{'fast_' + format(p, 'g'):>9}" for p in FAST_P) if timed else ""
+
+    def row(name: str, r: dict) -> str:
+        line = f"{name:<16}{r['jobs']:>6}{r['call_rate']:>8.0%}{r['exe_rate']:>8.0%}"
+        if timed:
+            speedup = f"{r['geomean_speedup_vs_eager']:.2f}x" if r.get("geomean_speedup_vs_eager") else "-"
+            line += f"{r['perf_jobs']:>7}{speedup:>9}" + "".join(f"{r['fast_' + format(p, 'g')]:>9.0%}" for p in FAST_P)
+        return line
+    lines = [f"{'category':<16}{'jobs':>6}{'call':>8}{'exe':>8}" + perf_head]
+    for cat, r in summary["per_category"].items():
+        lines.append(row(cat, r))
+    lines.append(row("all", summary))
+    lines.append(f"mode: {summary['mode']} ({summary['verdict_note']}); perf: {summary['perf']}; seed {summary['seed']}")
+    if summary.get("quality_jobs"):
+        lines.append(f"code quality (radon, {summary['quality_jobs']} job(s)): maintainability index "
+                     f"{summary['mean_maintainability_index']:.1f} (mean), largest cyclomatic complexity "
+                     f"{summary['mean_cyclomatic_max']:.1f} (mean), {summary['median_sloc']:g} lines of code (median)")
+    failures = [r for r in results if r.verdict != OK]
+    if failures:
+        lines.append(f"\n{len(failures)} job(s) did not pass:")
+        for r in failures[:max_failures]:
+            stage = r.call if not r.call.ok else r.exe if not r.exe.ok else r.perf
+            first = (stage.detail.strip().splitlines() or [""])[-1 if stage.status == ERROR else 0]
+            lines.append(f"  {r.task_id or r.source} #{r.sample_id}: {r.verdict}: {first[:160]}")
+        if len(failures) > max_failures:
+            lines.append(f"  ... and {len(failures) - max_failures} more (see metrics.json)")
+    return "\n".join(lines)

@@ -1,0 +1,64 @@
+"""The environments the parent gives its child processes.
+
+A worker gets a scrubbed environment (no tokens, keys or proxies) whose home, temp and Triton cache
+directories are inside its own job directory; the trusted baseline process gets the parent's
+environment, pinned to the job's GPU.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import harness
+
+# Variables a worker needs; everything else is dropped.
+_KEEP_EXACT = {"PATH", "LANG", "LC_ALL", "TZ", "LD_LIBRARY_PATH", "SYSTEMROOT", "PYTHONHASHSEED"}
+_KEEP_PREFIXES = ("CUDA_", "NVIDIA_", "TRITON_", "OPENBLAS_", "OMP_", "MKL_", "PTXAS", "NCCL_")
+_DROP = {"TRITON_CACHE_DIR", "TRITON_HOME", "TRITON_DUMP_DIR", "TRITON_OVERRIDE_DIR"}
+
+
+def harness_pythonpath() -> str:
+    """The folder the ``harness`` package is imported from (children see nothing else on their path)."""
+    return str(Path(harness.__file__).resolve().parent.parent)
+
+
+def physical_gpu(slot: str | None) -> str | None:
+    """The CUDA_VISIBLE_DEVICES entry for torch index ``slot`` as the parent sees it."""
+    if slot is None:
+        return None
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    return visible.split(",")[int(slot)].strip() if visible else slot
+
+
+def worker_env(job_dir: Path, *, interpret: bool, visible_device: str | None,
+               pythonpath: str | None = None) -> dict[str, str]:
+    """A scrubbed environment for a worker whose private directory is ``job_dir``."""
+    env = {k: v for k, v in os.environ.items()
+           if (k in _KEEP_EXACT or k.startswith(_KEEP_PREFIXES)) and k not in _DROP}
+    home = job_dir / "home"
+    env.update({
+        "HOME": str(home), "TMPDIR": str(job_dir / "tmp"), "TRITON_CACHE_DIR": str(job_dir / "triton-cache"),
+        "PYTHONPATH": pythonpath or harness_pythonpath(), "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONHASHSEED": "0", "PYTHONUNBUFFERED": "1",
+    })
+    env.pop("TRITON_INTERPRET", None)
+    if interpret:
+        env["TRITON_INTERPRET"] = "1"
+        env["CUDA_VISIBLE_DEVICES"] = ""
+    elif visible_device is not None:
+        env["CUDA_VISIBLE_DEVICES"] = visible_device
+    for sub in ("home", "tmp", "triton-cache"):
+        (job_dir / sub).mkdir(parents=True, exist_ok=True)
+    return env
+
+
+def baseline_env(slot: str | None) -> dict[str, str]:
+    """The trusted baseline process: the parent's environment on the job's GPU."""
+    env = dict(os.environ, PYTHONPATH=harness_pythonpath(), PYTHONUNBUFFERED="1")
+    env.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")  # many run at once; no pool per process
+    if slot is not None:
+        env["CUDA_VISIBLE_DEVICES"] = physical_gpu(slot)
+    else:
+        env["TRITON_INTERPRET"] = "1"
+    return env

@@ -1,0 +1,125 @@
+"""The fork server ("zygote"): a pre-started process that forks job workers
+(``python -P -m harness.sandbox.forkserver FD``).
+
+A fresh worker spends seconds importing torch, triton and the task files before it does anything
+for its job. The fork server pays that once and forks a child per job. It imports only what every
+worker imports before it loads a submission (no job's data, no expected outputs), never initialises
+CUDA, and is never given anything of a job except what that job's child gets, so a child starts as
+a new worker process would, minus the imports. Each child makes itself a session leader, takes its
+job's working directory, stdio and scrubbed environment, and then runs the same ``main`` a worker
+process runs; sandboxing and limits are applied there, as before.
+
+Requests arrive as JSON on a Unix socket with the child's pipe ends attached (SCM_RIGHTS); the
+server answers ``{"req", "pid"}`` at once and ``{"exit", "code"}`` when the child ends. The
+parent's side is ``harness.run.zygote``.
+"""
+
+from __future__ import annotations
+
+import array
+import importlib
+import json
+import os
+import select
+import socket
+import sys
+import tempfile
+
+from harness import protocol
+
+MAX_FDS = 2
+
+
+def preload() -> None:
+    """Import what every worker needs before it touches a submission."""
+    import torch  # noqa: F401
+    import triton  # noqa: F401
+    import triton.language  # noqa: F401
+
+    from harness import compare, invoke  # noqa: F401
+    from harness.perf import server  # noqa: F401
+    from harness.sandbox import autotune, confine, integrity, worker  # noqa: F401
+    from harness.task import all_tasks
+    all_tasks()
+
+
+def recv_request(sock: socket.socket) -> tuple[dict | None, list[int]]:
+    """One newline-terminated JSON request and the file descriptors sent with it."""
+    data, fds = b"", []
+    while not data.endswith(b"\n"):
+        msg, ancdata, _, _ = sock.recvmsg(65536, socket.CMSG_SPACE(MAX_FDS * array.array("i").itemsize))
+        if not msg:
+            return None, fds
+        data += msg
+        for level, kind, payload in ancdata:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                fds.extend(array.array("i", payload[: len(payload) - len(payload) % array.array("i").itemsize]))
+    return json.loads(data), fds
+
+
+def run_child(request: dict, fds: list[int], control: socket.socket) -> None:
+    """In the forked child: become the job's worker process. Never returns."""
+    code = 70
+    try:
+        control.close()
+        os.setsid()
+        events_fd = fds[0]
+        stdin_fd = fds[1] if len(fds) > 1 else os.open(os.devnull, os.O_RDONLY)
+        os.dup2(stdin_fd, 0)
+        out = os.open(request["stdout"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        err = os.open(request["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.dup2(out, 1)
+        os.dup2(err, 2)
+        for fd in {stdin_fd, out, err}:
+            if fd > 2:
+                os.close(fd)
+        os.chdir(request["cwd"])
+        os.environ.clear()
+        os.environ.update(request["env"])
+        tempfile.tempdir = None  # TMPDIR is the job's now
+        sys.argv = [request["module"], request["job_file"], str(events_fd)]
+        code = importlib.import_module(request["module"]).main(sys.argv[1:]) or 0
+    except BaseException:  # noqa: BLE001 - the child must never return into the zygote's loop
+        import traceback
+        traceback.print_exc()
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
+
+
+def serve(control: socket.socket) -> None:
+    children: set[int] = set()
+    while True:
+        ready, _, _ = select.select([control], [], [], 0.05)
+        if ready:
+            request, fds = recv_request(control)
+            if request is None:
+                return  # the parent is gone
+            pid = os.fork()
+            if pid == 0:
+                run_child(request, fds, control)
+            for fd in fds:
+                os.close(fd)
+            children.add(pid)
+            control.sendall((json.dumps({"req": request["req"], "pid": pid}) + "\n").encode())
+        for pid in list(children):
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                children.discard(pid)
+                control.sendall((json.dumps({"exit": pid, "code": os.waitstatus_to_exitcode(status)}) + "\n").encode())
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = argv if argv is not None else sys.argv[1:]
+    control = socket.socket(fileno=int(args[0]))
+    preload()
+    control.sendall((json.dumps({protocol.READY: True}) + "\n").encode())
+    serve(control)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

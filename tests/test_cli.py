@@ -1,0 +1,93 @@
+"""The command line as a user meets it: usage errors are one line (exit 2), output to a closed pipe
+ends quietly, progress in a log is plain lines, and `eval DIR` reads predictions only."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from conftest import ROOT, load_metrics, run_cli
+
+
+def _usage_error(proc: subprocess.CompletedProcess, *phrases: str) -> None:
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    for phrase in phrases:
+        assert phrase in proc.stderr, proc.stderr
+
+
+def test_bad_workers_variable_does_not_break_help():
+    proc = run_cli("--help", check=False, env={"KERNELBENCHX_WORKERS": "abc"})
+    assert proc.returncode == 0 and "usage: kernelbenchx" in proc.stdout, proc.stderr
+    proc = run_cli("tasks", "--json", check=False, env={"KERNELBENCHX_WORKERS": "abc"})
+    assert proc.returncode == 0 and json.loads(proc.stdout), proc.stderr
+
+
+def test_bad_workers_variable_is_a_usage_error_when_it_is_used(tmp_path):
+    proc = run_cli("eval", str(ROOT / "solutions" / "Activation" / "relu.py"), "--out", str(tmp_path / "out"),
+                   check=False, env={"KERNELBENCHX_WORKERS": "abc"})
+    _usage_error(proc, "KERNELBENCHX_WORKERS", "'abc' is not a positive integer")
+    assert not (tmp_path / "out").exists()  # nothing ran
+
+
+def test_bad_option_values_are_usage_errors(tmp_path):
+    solution = str(ROOT / "solutions" / "Activation" / "relu.py")
+    _usage_error(run_cli("eval", solution, "--out", str(tmp_path), "--gpus", "a", check=False), "--gpus", "'a'")
+    _usage_error(run_cli("eval", solution, "--out", str(tmp_path), "--workers", "0", check=False), "--workers", "'0'")
+    _usage_error(run_cli("eval", solution, "--out", str(tmp_path), "--timeout", "-5", check=False), "--timeout")
+
+
+def test_unknown_category_lists_the_real_ones():
+    proc = run_cli("tasks", "--category", "Nope", check=False)
+    _usage_error(proc, "unknown category 'Nope'", "Activation", "SpatialOps")
+    proc = run_cli("tasks", "--category", "activation", check=False)
+    assert proc.returncode == 0 and "Activation (16)" in proc.stdout, proc.stderr
+
+
+def test_output_into_a_closed_pipe_ends_quietly():
+    """`kernelbenchx tasks | head`: the reader is gone before the listing is written."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "harness.cli", "tasks"], stdout=write_end, stderr=subprocess.PIPE,
+                              text=True, timeout=300, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    finally:
+        os.close(write_end)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == "", proc.stderr
+
+
+def test_progress_in_a_log_is_one_plain_line_per_job(tmp_path):
+    proc = run_cli("eval", str(ROOT / "solutions" / "Activation" / "relu.py"), "--out", str(tmp_path / "out"))
+    assert "\r" not in proc.stderr
+    assert "[1/1] Activation/relu.py #0: ok" in proc.stderr, proc.stderr
+
+
+def test_eval_dir_skips_earlier_runs_and_hidden_folders(tmp_path):
+    preds = tmp_path / "preds"
+    preds.mkdir()
+    shutil.copy(ROOT / "solutions" / "Activation" / "relu.py", preds / "relu.py")
+    hidden = preds / ".venv" / "lib"
+    hidden.mkdir(parents=True)
+    (hidden / "gelu.py").write_text("this is not a prediction")
+    run_cli("eval", str(preds), "--out", str(preds / "run1"), "-q")       # an earlier run inside DIR
+    assert (preds / "run1" / "journal.jsonl").exists()
+    run_cli("eval", str(preds), "--out", str(tmp_path / "run2"), "-q")
+    assert [m["source"] for m in load_metrics(tmp_path / "run2")] == [str(preds / "relu.py")]
+    # a run's own folder given as DIR holds no predictions
+    proc = run_cli("eval", str(preds / "run1"), "--out", str(tmp_path / "run3"), check=False)
+    assert proc.returncode == 1 and "no predictions found" in proc.stderr, proc.stderr
+
+
+def test_summary_records_the_package_version(tmp_path):
+    from importlib.metadata import version
+
+    import harness
+    assert version("kernelbenchx") == harness.__version__  # pyproject takes it from harness.__version__
+    run_cli("eval", str(ROOT / "solutions" / "Activation" / "relu.py"), "--out", str(tmp_path / "out"), "-q")
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["kernelbenchx_version"] == harness.__version__
+    assert summary["versions"]["kernelbenchx"] == harness.__version__
