@@ -2,12 +2,13 @@
 # Device check after a change to the engine: every bundled solution natively (call + exe), the
 # bad/cheating corpus and the GPU tests natively, then one category through perf with golden results.
 # Usage on the GPU machine, from the repo root:
-#   OUT=<dir> bash benchmarks/device_check.sh native     # solutions (no perf), corpus, gpu tests
-#   OUT=<dir> bash benchmarks/device_check.sh perf [CATEGORY]   # perf + torch.compile, golden compared
+#   OUT=<dir> bash benchmarks/device_check.sh native     # solutions (no perf), corpus, adversarial, gpu tests
+#   OUT=<dir> bash benchmarks/device_check.sh perf [CATEGORY...]   # perf + torch.compile, golden compared
 set -uo pipefail
 OUT=${OUT:-runs/device-check}
 PART=${1:-native}
-CATEGORY=${2:-Activation}
+shift || true
+CATEGORIES=${*:-Activation}
 mkdir -p "$OUT"
 export PYTHONPATH=${PYTHONPATH:+$PYTHONPATH:}$PWD PYTHONUNBUFFERED=1
 {
@@ -26,19 +27,19 @@ if [ "$PART" = native ]; then
   grep -v "^\[" "$OUT/solutions.txt" | tail -16
   cp "$OUT/solutions/summary.json" "$OUT/solutions_summary.json"
   start=$(date +%s)
-  timeout 280 python3 -m pytest -q -p no:cacheprovider tests/test_corpus.py tests/test_perf.py \
+  timeout 300 python3 -m pytest -q -p no:cacheprovider tests/test_corpus.py tests/test_adversarial.py tests/test_perf.py \
     > "$OUT/pytest_native.txt" 2>&1
-  echo "corpus + perf tests wall: $(( $(date +%s) - start )) s" >> "$OUT/pytest_native.txt"
+  echo "corpus, adversarial and perf tests wall: $(( $(date +%s) - start )) s" >> "$OUT/pytest_native.txt"
   tail -12 "$OUT/pytest_native.txt"
   rm -rf "$OUT/solutions"
 fi
 
 if [ "$PART" = perf ]; then
   SUITE=$(mktemp -d)
-  cp -r "solutions/$CATEGORY" "$SUITE/"
+  for c in $CATEGORIES; do cp -r "solutions/$c" "$SUITE/"; done
   start=$(date +%s)
   timeout 400 python3 -m harness.cli eval "$SUITE" --out "$OUT/perf_run" --compile --workers 8 > "$OUT/perf_run.txt" 2>&1
-  echo "perf run ($CATEGORY) wall: $(( $(date +%s) - start )) s" | tee -a "$OUT/perf_run.txt"
+  echo "perf run ($CATEGORIES) wall: $(( $(date +%s) - start )) s" | tee -a "$OUT/perf_run.txt"
   grep -v "^\[" "$OUT/perf_run.txt" | tail -12
   python3 -m harness.cli report "$OUT/perf_run" > "$OUT/perf_report.md"
   sed -n 1,16p "$OUT/perf_report.md"
@@ -46,8 +47,15 @@ if [ "$PART" = perf ]; then
 import json, sys
 jobs = json.load(open(sys.argv[1]))
 with_golden = [j for j in jobs if (j.get("perf_metrics") or {}).get("speedup_vs_golden_triton")]
-print(f"{len(with_golden)}/{len(jobs)} jobs compared with golden results; "
-      f"speedup vs golden reference-Triton per job: {[j['perf_metrics']['speedup_vs_golden_triton'] for j in with_golden]}")
+ratios = [j["perf_metrics"]["speedup_vs_golden_triton"] for j in with_golden]
+print(f"{len(with_golden)}/{len(jobs)} jobs compared with golden results; speedup vs golden reference-Triton "
+      f"per job: min {min(ratios, default=0):.4f}, max {max(ratios, default=0):.4f}; "
+      f"{sum(abs(r - 1) <= 0.02 for r in ratios)} within 2%; verdicts: "
+      f"{sorted({j['verdict'] for j in jobs})}")
+for j in jobs:
+    r = (j.get("perf_metrics") or {}).get("speedup_vs_golden_triton")
+    if j["verdict"] != "ok" or (r and abs(r - 1) > 0.02):
+        print(f"  {j['task_id']}: {j['verdict']} {j['perf']['status']} {r} {j['perf']['detail'][:200]}")
 PY
   cp "$OUT/perf_run/summary.json" "$OUT/perf_summary.json"
   cp "$OUT/perf_run/metrics.json" "$OUT/perf_metrics.json"

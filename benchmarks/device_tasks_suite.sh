@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Device run for the task suite (issues 2 and 5), natively on the GPU (call and exe; perf is
 # device_perf.sh's job). Usage (GPU machine, repo root):  OUT=<dir> bash benchmarks/device_tasks_suite.sh
-#  1. a zygote check: the Random solutions with forked GPU workers (KERNELBENCHX_GPU_ZYGOTE=1); the
-#     variants run uses the zygote only if both pass;
+#  1. a zygote check: the Random solutions with forked GPU workers (the default); the variants run
+#     uses the zygote only if both pass (KERNELBENCHX_NO_ZYGOTE=1 otherwise);
 #  2. tests/test_wrong_variants.py: every wrong variant of every task must fail exe, and every
 #     task's unmodified solution (a control in the same run) must pass.
 # VARIANT_TASKS=Activation,Loss,... runs only those tasks' variants (all 81 tasks' take more than one
@@ -23,7 +23,7 @@ export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
 rm -rf /tmp/zygote_check /tmp/variants
 
 start=$(date +%s)
-KERNELBENCHX_GPU_ZYGOTE=1 timeout 120 python3 -m harness.cli eval solutions/Random --out /tmp/zygote_check \
+timeout 120 python3 -m harness.cli eval solutions/Random --out /tmp/zygote_check \
   --no-perf 2>&1 | grep -v Warning > "$OUT/zygote_check.txt"
 echo "zygote check wall: $(( $(date +%s) - start )) s" >> "$OUT/zygote_check.txt"
 cat "$OUT/zygote_check.txt"
@@ -32,7 +32,7 @@ echo "GPU zygote for the variants run: $ZYGOTE" | tee -a "$OUT/zygote_check.txt"
 
 start=$(date +%s)
 # Written straight to the file (no pipe), so a run cut short still leaves its progress.
-KERNELBENCHX_VARIANT_TASKS=${VARIANT_TASKS:-} KERNELBENCHX_GPU_ZYGOTE=$ZYGOTE KERNELBENCHX_WORKERS=${KERNELBENCHX_WORKERS:-14} timeout ${VARIANTS_TIMEOUT:-520} \
+KERNELBENCHX_VARIANT_TASKS=${VARIANT_TASKS:-} KERNELBENCHX_NO_ZYGOTE=$((1 - ZYGOTE)) KERNELBENCHX_WORKERS=${KERNELBENCHX_WORKERS:-14} timeout ${VARIANTS_TIMEOUT:-520} \
   python3 -m pytest -q -p no:cacheprovider --basetemp=/tmp/variants tests/test_wrong_variants.py > "$OUT/variants.txt" 2>&1
 echo "variants wall: $(( $(date +%s) - start )) s" | tee -a "$OUT/variants.txt"
 tail -15 "$OUT/variants.txt"

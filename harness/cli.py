@@ -83,6 +83,8 @@ class Progress:
     finished job, so the log holds no carriage-return frames."""
 
     def __init__(self, total: int, quiet: bool) -> None:
+        from harness.report.table import terminal_safe
+        self._safe = terminal_safe
         self.total, self.done, self.quiet = total, 0, quiet
         self._bar = None
         if not quiet and sys.stderr.isatty():
@@ -91,7 +93,7 @@ class Progress:
 
     def update(self, result) -> None:
         self.done += 1
-        what = f"{result.task_id or result.source} #{result.sample_id}: {result.verdict}"
+        what = self._safe(f"{result.task_id or result.source} #{result.sample_id}: {result.verdict}")
         if self._bar is not None:
             self._bar.update(1)
             self._bar.set_postfix_str(what)
@@ -109,6 +111,7 @@ def _run(jobs: list, config: RunConfig, quiet: bool):
     from harness.report.table import format_table
     from harness.run.journal import JournalError
     from harness.run.runner import Evaluator
+    from harness.verdicts import HARNESS_ERROR
 
     try:
         evaluator = Evaluator(config)
@@ -127,7 +130,7 @@ def _run(jobs: list, config: RunConfig, quiet: bool):
     finally:
         progress.close()
     print(format_table(summary, _load_metrics(config.out_dir)))
-    return (1 if summary["verdicts"].get("harness_error") else 0), summary, evaluator
+    return (1 if summary["verdicts"].get(HARNESS_ERROR) else 0), summary, evaluator
 
 
 def _eval(args: argparse.Namespace) -> int:

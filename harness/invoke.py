@@ -34,6 +34,12 @@ class CallRecord:
         return cls(payload["output"], payload["args_after"], payload["kwargs_after"], payload["aliases"])
 
 
+def payload_bytes(record: CallRecord) -> int:
+    """Bytes of the storages a record's tensors hold (what saving its payload writes, about)."""
+    leaves = tensor_leaves([record.output, record.args_after, list(record.kwargs_after.values())])
+    return sum(t.untyped_storage().nbytes() for t in leaves)
+
+
 def move_like_reference(payload: dict, reference: CallRecord) -> CallRecord:
     """A candidate's saved call payload as a record, its tensors moved to the device of the
     reference's outputs (a worker saves on the CPU; the reference may live on a GPU)."""

@@ -34,6 +34,9 @@ READY = "ready"          # fork server: imports done
 
 # -- stages, in order ------------------------------------------------------------------------------
 SPAWN, SETUP, LOAD, CALL, EXE, PERF = "spawn", "setup", "load", "call", "exe", "perf"
+# The stages a worker announces while the parent follows it to its report, in order; the parent
+# accepts each only once and only forward (perf has deadlines of its own, see run/perf_stage.py).
+STAGE_ORDER = (SPAWN, SETUP, LOAD, CALL, EXE)
 CALL_STAGES = (SPAWN, SETUP, LOAD, CALL)   # a failure here fails `call`; later ones fail `exe`
 
 #: A worker's report status for "ran every case; the parent judges the outputs".

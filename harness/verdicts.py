@@ -15,8 +15,10 @@ SKIPPED = "skipped"        # not run (`detail` says why)
 HARNESS_ERROR = "harness_error"  # the harness itself failed on this job
 
 STATUSES = (OK, ERROR, TIMEOUT, CRASHED, WRONG, INTEGRITY, SKIPPED, HARNESS_ERROR)
-# A perf stage ending in one of these makes the job's verdict (the kernel failed at the perf sizes).
-PERF_FAILURES = (WRONG, INTEGRITY, ERROR, CRASHED, TIMEOUT, HARNESS_ERROR)
+# A perf stage ending in one of these is the kernel's failure at the perf sizes: the job is not correct.
+KERNEL_PERF_FAILURES = (WRONG, INTEGRITY, ERROR, CRASHED, TIMEOUT)
+# A perf stage ending in one of these makes the job's verdict.
+PERF_FAILURES = KERNEL_PERF_FAILURES + (HARNESS_ERROR,)
 
 
 @dataclass
@@ -59,8 +61,10 @@ class JobResult:
 
     @property
     def correct(self) -> bool:
-        """Passed exe, and was not found wrong (or not Triton's work) at the perf sizes."""
-        return self.call.ok and self.exe.ok and self.perf.status not in (WRONG, INTEGRITY)
+        """Passed exe, and did not fail at the perf sizes: wrong, not Triton's work, or an error,
+        crash or timeout there (the kernel's own doing) all make it not correct; a failure of the
+        harness's baseline process does not count against it."""
+        return self.call.ok and self.exe.ok and self.perf.status not in KERNEL_PERF_FAILURES
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)

@@ -14,7 +14,7 @@ import pytest
 import torch
 
 from conftest import ROOT, load_metrics, run_cli, write_jsonl
-from harness.perf.metrics import geomean, job_metrics, run_metrics
+from harness.perf.metrics import faster_than_roofline, geomean, job_metrics, run_metrics
 from harness.perf.roofline import gpu_slug, roofline_ms
 from harness.perf.timing import (MAX_REPS_PER_ROUND, MAX_SPIN_CYCLES, MIN_REPS_PER_ROUND, SPIN_CYCLES, EventTimer,
                             TimingStats, reps_per_round)
@@ -171,6 +171,16 @@ def test_job_metrics_geomean_over_cases_and_units():
     assert m["cases"][0]["tflops"] == pytest.approx(0.5)
     assert m["cases"][0]["roofline_pct"] == pytest.approx(50.0)                          # 1 ms bound / 2 ms
     assert m["speedup_vs_golden_eager"] == pytest.approx(2.0)                            # sqrt(4 * 1)
+
+
+def test_a_case_faster_than_the_roofline_beyond_the_margin_is_not_believed():
+    roof = {"copy_bytes_per_s": 4e12, "matmul_flops_per_s": {"float32": 5e13}}  # bound: 1 ms per case
+    honest = job_metrics({"cases": [_raw_case("a", 1.0 / 1.4, 1.0), _raw_case("b", 2.0, 2.0)]}, roof)
+    assert faster_than_roofline(honest) is None                       # 1.4x the bound: within the margin
+    forged = job_metrics({"cases": [_raw_case("a", 2.0, 2.0), _raw_case("b", 0.01, 2.0)]}, roof)
+    reason = faster_than_roofline(forged)
+    assert reason and reason.startswith("faster_than_roofline") and "case b" in reason
+    assert faster_than_roofline(job_metrics({"cases": [_raw_case("b", 0.01, 2.0)]}, None)) is None  # no roofline
 
 
 def test_speedup_is_not_averaged_over_a_subset_of_sizes():

@@ -15,11 +15,13 @@ import traceback
 from pathlib import Path
 
 from harness import protocol
+from harness.lifetime import die_with_parent_from_env
 from harness.protocol import EventWriter
 from harness.verdicts import HARNESS_ERROR
 
 
 def main(argv: list[str] | None = None) -> int:
+    die_with_parent_from_env()
     args = argv if argv is not None else sys.argv[1:]
     job = json.loads(Path(args[0]).read_text())
     reporter = EventWriter(int(args[1]))

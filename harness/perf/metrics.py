@@ -18,6 +18,12 @@ from harness.perf.roofline import roofline_ms
 from harness.perf.timing import TimingStats
 
 FAST_P = (0.0, 1.0, 1.5, 2.0)
+# A case measured faster than its roofline bound by more than this factor is not believed. The
+# bound uses the copy bandwidth measured once per GPU and each task's cost model; on the H200's
+# golden results honest kernels reach up to 1.03x of it on streaming ops (a kernel can stream a
+# little faster than torch's copy) and 1.27x where a cost model counts more bytes than the fastest
+# kernel must move (conv2d, expand_where), so 1.5x leaves room for both.
+ROOFLINE_MARGIN = 1.5
 BASELINES = (EAGER, COMPILE)
 
 
@@ -59,6 +65,18 @@ def case_metrics(raw: dict[str, Any], roofline: dict[str, Any] | None, golden: d
         for side, ms in golden.items():
             out[f"speedup_vs_golden_{side}"] = _r(ms / cand) if ms else None
     return out
+
+
+def faster_than_roofline(metrics: dict[str, Any]) -> str | None:
+    """Why a job's timings are physically implausible (a case more than ``ROOFLINE_MARGIN`` times
+    faster than the fastest any kernel could do it on this GPU), or ``None``."""
+    for case in metrics.get("cases", []):
+        pct = case.get("roofline_pct")
+        if pct and pct > 100.0 * ROOFLINE_MARGIN:
+            return (f"faster_than_roofline - case {case['describe']} took {case['runtime_ms']} ms, "
+                    f"{pct / 100:.1f}x faster than its roofline bound of {case['roofline_ms']} ms "
+                    f"(bytes / measured bandwidth, FLOPs / measured peak)")
+    return None
 
 
 def job_metrics(raw: dict[str, Any], roofline: dict[str, Any] | None,

@@ -29,7 +29,8 @@ import torch
 
 from harness import protocol
 from harness.compare import judge_call
-from harness.invoke import CallRecord, call_case, clone_case, move_like_reference
+from harness.bounded_io import load_tensors
+from harness.invoke import CallRecord, call_case, clone_case, move_like_reference, payload_bytes
 from harness.perf.roofline import case_dtype
 from harness.perf.timing import EventTimer, estimate_ms
 from harness.task import Task
@@ -39,6 +40,7 @@ from harness.verdicts import INTEGRITY, WRONG
 INPUT_SETS = 2
 CHECK_SET = INPUT_SETS          # input_set index of the check set (never timed)
 WARMUP_CALLS = 2
+CHECK_FILE_SLACK = 64 << 20     # bytes a candidate's check-set result may hold beyond 8x the reference's
 
 
 class PerfCaseError(Exception):
@@ -209,13 +211,16 @@ def _dtype_of(case: Case, output: Any) -> str:
 def _judge_saved(task: Task, case: RotatingCase, reference: CallRecord, path: Path) -> dict:
     """Judge the candidate's check-set result (a file it wrote) against the reference's."""
     try:
-        payload = torch.load(path, weights_only=True, map_location="cpu")
+        payload = load_tensors(path, CHECK_FILE_SLACK + 8 * payload_bytes(reference))
         candidate = move_like_reference(payload, reference)
     except Exception as exc:  # noqa: BLE001 - the file came from the untrusted process
-        return {"ok": False, "status": INTEGRITY, "detail": f"perf check result unreadable ({type(exc).__name__}: {exc})"}
+        return {"ok": False, "status": INTEGRITY, "detail": f"perf check result unreadable ({type(exc).__name__}: {str(exc)[:300]})"}
     finally:
         path.unlink(missing_ok=True)
-    msg = judge_call(candidate, reference, task.tolerances, task.custom_check, case.check_case)
+    try:
+        msg = judge_call(candidate, reference, task.tolerances, task.custom_check, case.check_case)
+    except Exception as exc:  # noqa: BLE001 - whatever the candidate returned broke the comparison
+        return {"ok": False, "status": INTEGRITY, "detail": f"perf check result could not be judged ({type(exc).__name__}: {str(exc)[:300]})"}
     if msg:
         return {"ok": False, "status": WRONG, "detail": f"at perf size, case {case.check_case.describe()}: {msg}"}
     return {"ok": True}

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from harness.perf.metrics import FAST_P
 from harness.verdicts import ERROR, OK, JobResult
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with control characters (ANSI escapes, carriage returns, newlines) shown as escapes,
+    so text from a submission cannot rewrite or hide what the terminal shows."""
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 def format_table(summary: dict[str, Any], results: list[JobResult], max_failures: int = 25) -> str:
@@ -34,7 +44,7 @@ def format_table(summary: dict[str, Any], results: list[JobResult], max_failures
         for r in failures[:max_failures]:
             stage = r.call if not r.call.ok else r.exe if not r.exe.ok else r.perf
             first = (stage.detail.strip().splitlines() or [""])[-1 if stage.status == ERROR else 0]
-            lines.append(f"  {r.task_id or r.source} #{r.sample_id}: {r.verdict}: {first[:160]}")
+            lines.append(terminal_safe(f"  {r.task_id or r.source} #{r.sample_id}: {r.verdict}: {first[:160]}"))
         if len(failures) > max_failures:
             lines.append(f"  ... and {len(failures) - max_failures} more (see metrics.json)")
     return "\n".join(lines)

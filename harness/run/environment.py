@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import harness
+from harness.config import ENV_PARENT_PID
 
 # Variables a worker needs; everything else is dropped.
 _KEEP_EXACT = {"PATH", "LANG", "LC_ALL", "TZ", "LD_LIBRARY_PATH", "SYSTEMROOT", "PYTHONHASHSEED"}
@@ -40,7 +41,7 @@ def worker_env(job_dir: Path, *, interpret: bool, visible_device: str | None,
     env.update({
         "HOME": str(home), "TMPDIR": str(job_dir / "tmp"), "TRITON_CACHE_DIR": str(job_dir / "triton-cache"),
         "PYTHONPATH": pythonpath or harness_pythonpath(), "PYTHONDONTWRITEBYTECODE": "1",
-        "PYTHONHASHSEED": "0", "PYTHONUNBUFFERED": "1",
+        "PYTHONHASHSEED": "0", "PYTHONUNBUFFERED": "1", ENV_PARENT_PID: str(os.getpid()),
     })
     env.pop("TRITON_INTERPRET", None)
     if interpret:
@@ -55,7 +56,7 @@ def worker_env(job_dir: Path, *, interpret: bool, visible_device: str | None,
 
 def baseline_env(slot: str | None) -> dict[str, str]:
     """The trusted baseline process: the parent's environment on the job's GPU."""
-    env = dict(os.environ, PYTHONPATH=harness_pythonpath(), PYTHONUNBUFFERED="1")
+    env = dict(os.environ, PYTHONPATH=harness_pythonpath(), PYTHONUNBUFFERED="1", **{ENV_PARENT_PID: str(os.getpid())})
     env.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")  # many run at once; no pool per process
     if slot is not None:
         env["CUDA_VISIBLE_DEVICES"] = physical_gpu(slot)

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import torch
-
 from harness import protocol
+from harness.bounded_io import load_tensors
 from harness.compare import judge_call
-from harness.invoke import CallRecord, move_like_reference
+from harness.invoke import CallRecord, move_like_reference, payload_bytes
 from harness.run.process import WorkerOutcome
 from harness.task import Task
 from harness.taskdef import Case, tensor_leaves
 from harness.verdicts import (CRASHED, ERROR, HARNESS_ERROR, INTEGRITY, OK, SKIPPED, TIMEOUT, WRONG,
                               StageResult)
+
+MIB = 1 << 20
+MAX_CONFIGS = 128        # autotune configs a worker may report (each is run on every case)
+MAX_DETAIL_CHARS = 4000  # of a worker's error text
+RECORD_KEYS = frozenset({"case", "config", "launches", "torch_ops", "output", "args_after", "kwargs_after", "aliases"})
 
 
 def _not_run(reason: str) -> StageResult:
@@ -24,6 +28,8 @@ def judge_worker(task: Task, outcome: WorkerOutcome, cases: list[Case], expected
                  job_dir: Path) -> tuple[StageResult, StageResult]:
     """(call, exe) verdicts for one worker run."""
     report = outcome.report
+    if outcome.protocol_error:
+        return _failed_at(outcome.stage, StageResult(INTEGRITY, f"protocol: {outcome.protocol_error}"))
     if outcome.timed_out:
         return _failed_at(outcome.stage, StageResult(TIMEOUT, f"{outcome.stage} stage exceeded its time limit"))
     if report is None:
@@ -32,16 +38,25 @@ def judge_worker(task: Task, outcome: WorkerOutcome, cases: list[Case], expected
             detail += "\n" + outcome.stderr_tail.strip()[-1000:]
         return _failed_at(outcome.stage, StageResult(CRASHED, detail))
     status, stage = report.get("status"), report.get("stage")
-    detail = str(report.get("detail", ""))
+    # The report's stage is the worker's claim; the parent's own record of the stages it let pass
+    # (forward only, see process.py) bounds it: a report cannot place a failure before that stage.
+    if stage not in protocol.STAGE_ORDER or protocol.STAGE_ORDER.index(stage) < protocol.STAGE_ORDER.index(outcome.stage):
+        stage = outcome.stage
+    detail = str(report.get("detail", ""))[:MAX_DETAIL_CHARS]
     if report.get("case"):
-        detail = f"case {report['case']}" + (f" with config {report['config']}" if report.get("config") else "") + f":\n{detail}"
+        detail = f"case {str(report['case'])[:200]}" + (f" with config {str(report['config'])[:300]}" if report.get("config") else "") + f":\n{detail}"
     if status == HARNESS_ERROR:
-        return StageResult(HARNESS_ERROR, detail), _not_run("harness error")
+        if outcome.stage in (protocol.SPAWN, protocol.SETUP):  # before the submission was loaded
+            return StageResult(HARNESS_ERROR, detail), _not_run("harness error")
+        return _failed_at(stage, StageResult(ERROR, f"the worker failed after loading the submission:\n{detail}"))
     if status in (ERROR, INTEGRITY):
         return _failed_at(stage, StageResult(status, detail))
     if status != protocol.RAN:
-        return _failed_at(stage, StageResult(ERROR, f"unexpected worker report {status!r}"))
-    return StageResult(OK), judge_outputs(task, cases, expected, job_dir, report.get("configs") or [""])
+        return _failed_at(stage, StageResult(ERROR, f"unexpected worker report {str(status)[:80]!r}"))
+    configs = report.get("configs") or [""]
+    if not isinstance(configs, list) or not 0 < len(configs) <= MAX_CONFIGS:
+        return StageResult(OK), StageResult(INTEGRITY, f"protocol: the worker reported {len(configs) if isinstance(configs, list) else 'no list of'} autotune configs (at most {MAX_CONFIGS})")
+    return StageResult(OK), judge_outputs(task, cases, expected, job_dir, [str(c)[:300] for c in configs])
 
 
 def _failed_at(stage: str | None, result: StageResult) -> tuple[StageResult, StageResult]:
@@ -54,14 +69,15 @@ def judge_outputs(task: Task, cases: list[Case], expected: list[CallRecord], job
                   configs: list[str]) -> StageResult:
     """exe: integrity (Triton did the work) and numerics, for every case under every config."""
     try:
-        records = torch.load(job_dir / protocol.OUTPUTS_FILE, weights_only=True, map_location="cpu")
+        records = load_tensors(job_dir / protocol.OUTPUTS_FILE, outputs_limit(expected, len(configs)))
     except Exception as exc:  # noqa: BLE001 - a submission may have tampered with the file
-        return StageResult(INTEGRITY, f"worker outputs unreadable ({type(exc).__name__}: {exc})")
-    if not isinstance(records, list) or len(records) != len(cases) * len(configs):
-        return StageResult(INTEGRITY, "worker outputs incomplete or malformed")
+        return StageResult(INTEGRITY, f"worker outputs unreadable ({type(exc).__name__}: {str(exc)[:300]})")
+    problem = _malformed(records, len(cases), len(configs))
+    if problem:
+        return StageResult(INTEGRITY, f"worker outputs malformed: {problem}")
     for rec in records:
         index, cfg = rec["case"], rec["config"]
-        where = f"case {cases[index].describe()}" + (f" with config {configs[cfg]}" if configs[cfg] else "")
+        where = _where(cases, index, configs, cfg)
         if rec["launches"] == 0 and _has_work(cases[index], expected[index]):
             return StageResult(INTEGRITY, f"no_triton_launch - no Triton kernel was launched in {where}")
         if rec["torch_ops"]:
@@ -70,12 +86,49 @@ def judge_outputs(task: Task, cases: list[Case], expected: list[CallRecord], job
     for rec in records:
         index, cfg = rec["case"], rec["config"]
         ref = expected[index]
-        cand = move_like_reference(rec, ref)
-        msg = judge_call(cand, ref, task.tolerances, task.custom_check, cases[index])
+        try:
+            cand = move_like_reference(rec, ref)
+            msg = judge_call(cand, ref, task.tolerances, task.custom_check, cases[index])
+        except Exception as exc:  # noqa: BLE001 - what the submission returned broke the comparison
+            return StageResult(INTEGRITY, f"{_where(cases, index, configs, cfg)}: the output could not be judged ({type(exc).__name__}: {str(exc)[:300]})")
         if msg:
-            where = f"case {cases[index].describe()}" + (f" with config {configs[cfg]}" if configs[cfg] else "")
-            return StageResult(WRONG, f"{where}: {msg}")
+            return StageResult(WRONG, f"{_where(cases, index, configs, cfg)}: {msg}")
     return StageResult(OK)
+
+
+def _where(cases: list[Case], index: int, configs: list[str], config: int) -> str:
+    return f"case {cases[index].describe()}" + (f" with config {configs[config]}" if configs[config] else "")
+
+
+def outputs_limit(expected: list[CallRecord], configs: int) -> int:
+    """The most bytes a worker's outputs file may hold: its records carry, per case and config, what
+    the reference's record carries (outputs and arguments after the call); a kernel's outputs may
+    be views of larger buffers, hence the factor, and small cases get a fixed allowance."""
+    return 64 * MIB + 8 * configs * sum(payload_bytes(rec) for rec in expected)
+
+
+def _malformed(records: object, n_cases: int, n_configs: int) -> str | None:
+    """Why the loaded records are not what the worker protocol produces (``None`` if they are)."""
+    if not isinstance(records, list) or len(records) != n_cases * n_configs:
+        return f"expected {n_cases * n_configs} records"
+    seen = set()
+    for rec in records:
+        if not isinstance(rec, dict) or not RECORD_KEYS <= set(rec):
+            return "a record lacks its fields"
+        case, config, launches, ops = rec["case"], rec["config"], rec["launches"], rec["torch_ops"]
+        if not (type(case) is int and type(config) is int and 0 <= case < n_cases and 0 <= config < n_configs):
+            return "a record names no case of this task"
+        if not (type(launches) is int and launches >= 0):
+            return "a launch count is not a count"
+        if not (isinstance(ops, (list, tuple)) and all(isinstance(o, str) for o in ops)):
+            return "the wrapper-op list is not a list of names"
+        if not (isinstance(rec["aliases"], (list, tuple)) and isinstance(rec["args_after"], (list, tuple))
+                and isinstance(rec["kwargs_after"], dict)):
+            return "a call record has the wrong shape"
+        seen.add((case, config))
+    if len(seen) != len(records):
+        return "a case is recorded twice"
+    return None
 
 
 def _has_work(case: Case, expected: CallRecord) -> bool:

@@ -37,12 +37,15 @@ class PerfFailure(Exception):
 
 def _candidate_failed(proc: WorkerProcess, event: dict | None, what: str) -> PerfFailure:
     if event is None:
+        if proc.outcome.protocol_error:
+            return PerfFailure(StageResult(INTEGRITY, f"protocol: {proc.outcome.protocol_error} ({what})"))
         if proc.outcome.timed_out:
             return PerfFailure(StageResult(TIMEOUT, f"perf stage exceeded its time limit ({what})"))
         proc.close()
         return PerfFailure(StageResult(CRASHED, f"{proc.outcome.crash_reason()} ({what})\n{proc.outcome.stderr_tail[-800:]}".strip()))
-    detail = str(event.get("detail", ""))
-    return PerfFailure(StageResult(event.get("status") or ERROR, f"{what}: {detail}"))
+    detail = str(event.get("detail", ""))[:4000]
+    status = event.get("status") if event.get("status") in (ERROR, INTEGRITY) else ERROR  # never a pass
+    return PerfFailure(StageResult(status, f"{what}: {detail}"))
 
 
 def _baseline_failed(proc: WorkerProcess, event: dict | None, what: str) -> PerfFailure:

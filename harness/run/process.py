@@ -2,6 +2,8 @@
 
 The worker is started in its own session (process group) so that a timeout kills it and anything
 it spawned. Its stdout/stderr go to files in the job dir (a submission may print anything).
+Everything it sends is bounded: bytes and lines on the event pipe, stage events that may only move
+forward (so none extends a deadline twice), and one wall-clock deadline for call and exe together.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness import protocol
+from harness.bounded_io import read_tail
 from harness.config import StageLimits
 from harness.run.zygote import ForkedChild, Zygote
 
@@ -31,7 +34,8 @@ class WorkerOutcome:
     returncode: int | None = None
     seconds: float = 0.0
     stderr_tail: str = ""
-    events: list[dict] = field(default_factory=list)
+    events: list[dict] = field(default_factory=list)   # the first MAX_KEPT_EVENTS
+    protocol_error: str | None = None     # the worker broke the event protocol's bounds
 
     def crash_reason(self) -> str:
         code = self.returncode
@@ -44,6 +48,11 @@ class WorkerOutcome:
                    "SIGABRT": "aborted", "SIGBUS": "bus error"}.get(name, name)
             return f"worker died: {why} ({name}) during {self.stage}"
         return f"worker exited with code {code} during {self.stage} without reporting (os._exit / sys.exit in the submission?)"
+
+
+MAX_EVENT_BYTES = 8 << 20   # all events of one process (a worker sends a few kB; perf a few hundred)
+MAX_LINE_BYTES = 1 << 20    # one event
+MAX_KEPT_EVENTS = 1000
 
 
 class WorkerProcess:
@@ -60,6 +69,7 @@ class WorkerProcess:
         self._read_fd, write_fd = os.pipe()
         self.outcome = WorkerOutcome()
         self._buffer = b""
+        self._received = 0
         self._start = time.monotonic()
         self._stderr = job_dir / f"{name}.stderr.txt"
         stdout = job_dir / f"{name}.stdout.txt"
@@ -79,10 +89,18 @@ class WorkerProcess:
         os.close(write_fd)
         self._closed = False
 
+    @property
+    def containment(self) -> str:
+        """How far the process's descendants are contained: a worker forked by the fork server
+        (a subreaper) loses every process it detaches at once; a new interpreter only its group."""
+        return "forkserver-subreaper" if isinstance(self.proc, ForkedChild) else "process-group"
+
     def next_event(self, deadline: float) -> dict | None:
         """The next event, or ``None`` when the deadline passes (``outcome.timed_out``) or the
         process is gone without sending one."""
         while True:
+            if self.outcome.protocol_error:
+                return None
             if b"\n" in self._buffer:
                 line, self._buffer = self._buffer.split(b"\n", 1)
                 try:
@@ -91,10 +109,13 @@ class WorkerProcess:
                     continue
                 if not isinstance(event, dict):
                     continue
-                self.outcome.events.append(event)
-                if event.get("event") == protocol.STAGE and isinstance(event.get("stage"), str):
-                    self.outcome.stage = event["stage"]
+                if event.get("event") == protocol.STAGE and not self._advance(event.get("stage")):
+                    continue  # a repeated, backward or unknown stage changes nothing
+                if len(self.outcome.events) < MAX_KEPT_EVENTS:
+                    self.outcome.events.append(event)
                 return event
+            if len(self._buffer) > MAX_LINE_BYTES:
+                return self._broken(f"an event line longer than {MAX_LINE_BYTES} bytes")
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self.outcome.timed_out = True
@@ -107,16 +128,35 @@ class WorkerProcess:
             chunk = os.read(self._read_fd, 1 << 20)
             if not chunk:
                 return None
+            self._received += len(chunk)
+            if self._received > MAX_EVENT_BYTES:
+                return self._broken(f"more than {MAX_EVENT_BYTES} bytes of events")
             self._buffer += chunk
 
+    def _advance(self, stage: object) -> bool:
+        """Record a stage the worker entered, if it lies ahead of the current one."""
+        order = protocol.STAGE_ORDER
+        if stage not in order or order.index(stage) <= order.index(self.outcome.stage):
+            return False
+        self.outcome.stage = stage
+        return True
+
+    def _broken(self, why: str) -> None:
+        """Stop listening to a worker that broke the protocol's bounds (the caller kills it)."""
+        self.outcome.protocol_error = why
+        self._buffer = b""
+        return None
+
     def follow_to_report(self, limits: StageLimits) -> dict | None:
-        """Follow stage events (each stage under its own limit) until the final report."""
+        """Follow stage events (each stage under its own limit, all of them under one deadline that
+        nothing the worker sends extends) until the final report."""
+        hard = time.monotonic() + limits.setup + limits.load + limits.call + limits.exe
         deadline = time.monotonic() + limits.setup
         while True:
-            event = self.next_event(deadline)
-            if event is None:
+            event = self.next_event(min(deadline, hard))
+            if event is None or self.outcome.protocol_error:
                 return None
-            if event.get("event") == protocol.STAGE and isinstance(event.get("stage"), str):
+            if event.get("event") == protocol.STAGE:  # next_event passes only stages that advance
                 deadline = time.monotonic() + limits.for_stage(event["stage"])
             elif event.get("event") == protocol.REPORT:
                 self.outcome.report = event
@@ -161,7 +201,7 @@ class WorkerProcess:
             os.close(self._read_fd)
             self.outcome.returncode = self.proc.wait()
             self.outcome.seconds = time.monotonic() - self._start
-            self.outcome.stderr_tail = _tail(self._stderr)
+            self.outcome.stderr_tail = read_tail(self._stderr)
         return self.outcome
 
 
@@ -180,11 +220,3 @@ def _signal_group(proc: subprocess.Popen, sig: int) -> None:
         os.killpg(proc.pid, sig)
     except (ProcessLookupError, PermissionError):
         pass
-
-
-def _tail(path: Path, limit: int = 2000) -> str:
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return ""
-    return data[-limit:].decode("utf-8", errors="replace")

@@ -17,8 +17,8 @@ import torch
 
 import harness
 from harness import protocol
-from harness.config import ENV_GPU_ZYGOTE, ENV_NO_ZYGOTE, ENV_PERF_ON_CPU, GPU, INTERPRETER, RunConfig
-from harness.perf.metrics import job_metrics
+from harness.config import ENV_NO_ZYGOTE, ENV_PERF_ON_CPU, GPU, INTERPRETER, RunConfig
+from harness.perf.metrics import faster_than_roofline, job_metrics
 from harness.report.summary import write_reports
 from harness.report.quality import code_quality
 from harness.run.environment import baseline_env, physical_gpu, worker_env
@@ -30,11 +30,24 @@ from harness.run.reference import ReferenceCache
 from harness.run.submissions import Job
 from harness.run.zygote import Zygote
 from harness.task import get_task
-from harness.verdicts import ERROR, HARNESS_ERROR, SKIPPED, JobResult, StageResult
+from harness.verdicts import ERROR, HARNESS_ERROR, INTEGRITY, SKIPPED, JobResult, StageResult
 
 # Largest file a worker may write when perf runs: its check-set results at perf sizes (outputs and
 # arguments after the call) go through a file in its job dir.
 PERF_FILE_LIMIT = 16 << 30
+
+
+def _sandbox_level(outcome) -> str | None:
+    """The confinement the worker applied, from its load-stage event (sent before the submission was
+    imported; the parent accepts each stage once, so a later event cannot restate it)."""
+    level = next((e.get("sandbox") for e in outcome.events
+                  if e.get("event") == protocol.STAGE and e.get("stage") == protocol.LOAD), None)
+    return str(level)[:40] if level else None
+
+
+def _configs_checked(outcome) -> list[str] | None:
+    configs = (outcome.report or {}).get("configs")
+    return [str(c)[:300] for c in configs[:128]] if isinstance(configs, list) else None
 
 
 def versions() -> dict[str, str]:
@@ -87,13 +100,11 @@ class Evaluator:
 
     def _start_zygote(self) -> Zygote | None:
         """The process workers are forked from (saves each job the imports); None if it cannot
-        start, or if ``KERNELBENCHX_NO_ZYGOTE=1``: then each worker is a new interpreter."""
-        # GPU mode keeps one fresh interpreter per job until it is shown on a GPU that nothing the
-        # zygote imports initialises the CUDA driver (a forked child could not use CUDA then);
-        # KERNELBENCHX_GPU_ZYGOTE=1 opts in, to check exactly that.
+        start, or if ``KERNELBENCHX_NO_ZYGOTE=1``: then each worker is a new interpreter, and a
+        process a submission detaches is no longer killed at once (see harness/lifetime.py)."""
+        # Nothing the zygote imports initialises CUDA (shown on the H200), so a forked worker
+        # initialises it for its own GPU as a new process would.
         if os.environ.get(ENV_NO_ZYGOTE) == "1":
-            return None
-        if self.mode == GPU and os.environ.get(ENV_GPU_ZYGOTE) != "1":
             return None
         home = self._scratch / "zygote"
         home.mkdir(exist_ok=True)
@@ -206,13 +217,15 @@ class Evaluator:
                     perf, raw = run_perf(worker, baseline, job_dir, self._gpu_locks[slot], self.config.limits)
                     if perf.ok:
                         metrics = job_metrics(raw, self.roofline, self.golden.cases(task) if self.golden else None)
+                        implausible = faster_than_roofline(metrics)
+                        if implausible:
+                            perf = StageResult(INTEGRITY, implausible)
             finally:
                 if baseline:
                     baseline.close()
                 outcome = worker.close()
-            info = {"sandbox": next((e.get("sandbox") for e in outcome.events if e.get("sandbox")), None),
-                    "configs": (outcome.report or {}).get("configs"),
-                    "source_task": task.id}
+            info = {"sandbox": _sandbox_level(outcome), "containment": worker.containment,
+                    "configs": _configs_checked(outcome), "source_task": task.id}
             return self._result(job, call, exe, outcome.seconds, info, perf, metrics)
         finally:
             if not self.config.keep_job_dirs:

@@ -29,6 +29,7 @@ from harness.run.journal import JOURNAL_NAME
 from harness.task import TaskError, all_tasks, get_task
 
 SEPARATOR = "#" * 146
+MAX_SAMPLE_ID = 1 << 31
 CODE_KEYS = ("predict", "prediction", "completion", "code", "output", "response")
 END_TOKENS = ("<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|end|>", "</s>", "<｜end▁of▁sentence｜>")
 ENTRY_MARKER = "Wrapper Entry Information:"
@@ -107,6 +108,8 @@ def _prepare(task_key: str | None, raw: str, source: str, sample_id: int | None,
             ast.parse(code)
         except SyntaxError as exc:
             error = f"syntax error at line {exc.lineno} of the code: {exc.msg}"
+        except (RecursionError, MemoryError, ValueError) as exc:  # nesting too deep, NUL bytes
+            error = f"the code cannot be parsed ({type(exc).__name__}: {str(exc)[:200]})"
     if sample_id is None:
         sample_id = counters[task_id or source]
     counters[task_id or source] = max(counters[task_id or source], sample_id + 1)
@@ -124,18 +127,19 @@ def _from_jsonl(path: Path, counters: dict) -> list[Job]:
             obj = json.loads(line)
             if not isinstance(obj, dict):
                 raise ValueError("a line must be a JSON object")
-        except ValueError as exc:
-            jobs.append(Job(None, "", source, counters[source], error=f"{source}: not a valid JSON object ({exc})"))
+        except (ValueError, RecursionError) as exc:
+            jobs.append(Job(None, "", source, counters[source], error=f"{source}: not a valid JSON object ({str(exc)[:200]})"))
             continue
         raw = next((obj[k] for k in CODE_KEYS if isinstance(obj.get(k), str)), None)
-        task_key = obj.get("file") or obj.get("task_id") or obj.get("task")
+        task_key = next((obj[k] for k in ("file", "task_id", "task") if isinstance(obj.get(k), str) and obj[k]), None)
         if not task_key and isinstance(obj.get("instruction"), str):
             task_key = route_instruction(obj["instruction"])
         if raw is None:
             jobs.append(Job(None, "", source, 0, error=f"{source}: no code: expected one of the keys {', '.join(CODE_KEYS)}"))
             continue
         sample = obj.get("sample_id")
-        jobs.append(_prepare(task_key, raw, source, sample if isinstance(sample, int) else None, counters))
+        valid_sample = type(sample) is int and 0 <= sample < MAX_SAMPLE_ID
+        jobs.append(_prepare(task_key, raw, source, sample if valid_sample else None, counters))
     return jobs
 
 

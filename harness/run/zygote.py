@@ -48,7 +48,7 @@ class Zygote:
     def __init__(self, env: dict[str, str], log_dir: Path) -> None:
         ours, theirs = socket.socketpair()
         with open(log_dir / "zygote.log", "wb") as log:
-            self.proc = subprocess.Popen([sys.executable, "-P", "-m", protocol.FORKSERVER_MODULE, str(theirs.fileno())],
+            self.proc = subprocess.Popen([sys.executable, "-P", "-m", protocol.FORKSERVER_MODULE, str(theirs.fileno()), str(os.getpid())],
                                          env=env, cwd=log_dir, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                                          pass_fds=(theirs.fileno(),), start_new_session=True)
         theirs.close()

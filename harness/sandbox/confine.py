@@ -4,8 +4,9 @@ filesystem/network sandbox (the parent prepares the scrubbed environment, see ru
 Strongest available first:
 
 - **Landlock** (Linux >= 5.13, unprivileged, irreversible): the worker may write only inside its
-  own temp dir and ``/dev`` (GPU device nodes); TCP is blocked (ABI >= 4); it cannot ptrace or
-  signal processes outside its sandbox (ABI >= 6), so the parent's memory is out of reach.
+  own temp dir and to the null and GPU device files (not ``/dev/shm`` or any other path under
+  ``/dev``); TCP is blocked (ABI >= 4); it cannot ptrace or signal processes outside its sandbox
+  (ABI >= 6), so the parent's memory is out of reach.
 - **audit hook** (fallback where Landlock is missing, e.g. gVisor): Python-level file writes,
   deletes and renames outside the temp dir raise ``PermissionError``. Weaker (C code bypasses it);
   the run summary says which level was in force.
@@ -78,7 +79,9 @@ def _landlock(writable: list[Path], abi: int) -> None:
                 continue
             fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
             try:
-                rule = _PathBeneathAttr(fs, fd)
+                # a device file takes file rights only (a directory also takes the make/remove ones)
+                rights = fs if path.is_dir() else fs & (_FS_WRITE_FILE | _FS_TRUNCATE)
+                rule = _PathBeneathAttr(rights, fd)
                 if libc.syscall(_SYS_ADD_RULE, ruleset, _RULE_PATH_BENEATH, ctypes.byref(rule), ctypes.c_uint32(0)) < 0:
                     raise OSError(ctypes.get_errno(), f"landlock_add_rule failed for {path}")
             finally:
@@ -99,7 +102,7 @@ _WRITE_EVENTS = {"os.remove", "os.rename", "os.replace", "os.rmdir", "os.mkdir",
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
 
-def _audit_hook(allowed: tuple[str, ...]):
+def _audit_hook(allowed: tuple[str, ...], files: set[str]):
     def inside(path: object) -> bool:
         if isinstance(path, int):  # file descriptors were opened earlier, under this hook
             return True
@@ -107,7 +110,7 @@ def _audit_hook(allowed: tuple[str, ...]):
             p = os.path.realpath(os.fsdecode(path))
         except (TypeError, ValueError):
             return False
-        return p.startswith(allowed)
+        return p.startswith(allowed) or p in files
 
     def hook(event: str, args: tuple) -> None:
         if event == "open" and len(args) >= 3:
@@ -123,9 +126,25 @@ def _audit_hook(allowed: tuple[str, ...]):
     return hook
 
 
+# Device files a worker may write: the null devices, and the GPU's (the CUDA driver opens its
+# device nodes read-write). Nothing else under /dev: no /dev/shm, no /dev/mqueue, no other device.
+_WRITABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/tty")
+_GPU_DEVICE_PATTERNS = ("nvidia*", "nvidia-caps/*", "dri/*", "kfd")
+
+
+def writable_devices() -> list[Path]:
+    """The device files present on this machine that a worker may open for writing."""
+    found = [Path(p) for p in _WRITABLE_DEVICES]
+    for pattern in _GPU_DEVICE_PATTERNS:
+        found += sorted(Path("/dev").glob(pattern))
+    return [p for p in found if p.exists() and not p.is_dir()]
+
+
 def confine(job_dir: Path) -> str:
-    """Restrict this process to writing inside ``job_dir`` (and /dev). Returns the level applied."""
-    writable = [job_dir, Path("/dev")]
+    """Restrict this process to writing inside ``job_dir`` and to the device files of
+    :func:`writable_devices`. Returns the level applied."""
+    devices = writable_devices()
+    writable = [job_dir, *devices]
     abi = landlock_abi()
     if abi > 0 and os.environ.get(ENV_SANDBOX) != "audit":
         try:
@@ -133,5 +152,5 @@ def confine(job_dir: Path) -> str:
             return f"landlock-abi{abi}"
         except OSError:
             pass
-    sys.addaudithook(_audit_hook(tuple(os.path.realpath(p) + os.sep for p in writable)))
+    sys.addaudithook(_audit_hook((os.path.realpath(job_dir) + os.sep,), {str(p) for p in devices}))
     return "audit-hook"

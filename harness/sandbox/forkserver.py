@@ -1,5 +1,5 @@
 """The fork server ("zygote"): a pre-started process that forks job workers
-(``python -P -m harness.sandbox.forkserver FD``).
+(``python -P -m harness.sandbox.forkserver FD PARENT_PID``).
 
 A fresh worker spends seconds importing torch, triton and the task files before it does anything
 for its job. The fork server pays that once and forks a child per job. It imports only what every
@@ -12,6 +12,10 @@ process runs; sandboxing and limits are applied there, as before.
 Requests arrive as JSON on a Unix socket with the child's pipe ends attached (SCM_RIGHTS); the
 server answers ``{"req", "pid"}`` at once and ``{"exit", "code"}`` when the child ends. The
 parent's side is ``harness.run.zygote``.
+
+The server dies with its parent and its workers with it; as child subreaper it adopts whatever a
+worker's descendants leave behind (a ``setsid`` double fork included) and kills it at once, since
+nothing but the workers it forked may live under it.
 """
 
 from __future__ import annotations
@@ -24,10 +28,14 @@ import select
 import socket
 import sys
 import tempfile
+import time
 
 from harness import protocol
+from harness.config import ENV_PARENT_PID
+from harness.lifetime import become_subreaper, die_with_parent, kill_orphans
 
 MAX_FDS = 2
+ORPHAN_SWEEP_S = 0.2
 
 
 def preload() -> None:
@@ -57,10 +65,11 @@ def recv_request(sock: socket.socket) -> tuple[dict | None, list[int]]:
     return json.loads(data), fds
 
 
-def run_child(request: dict, fds: list[int], control: socket.socket) -> None:
+def run_child(request: dict, fds: list[int], control: socket.socket, server_pid: int) -> None:
     """In the forked child: become the job's worker process. Never returns."""
     code = 70
     try:
+        die_with_parent(server_pid)
         control.close()
         os.setsid()
         events_fd = fds[0]
@@ -76,6 +85,7 @@ def run_child(request: dict, fds: list[int], control: socket.socket) -> None:
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
+        os.environ[ENV_PARENT_PID] = str(server_pid)  # the worker's own check names its real parent
         tempfile.tempdir = None  # TMPDIR is the job's now
         sys.argv = [request["module"], request["job_file"], str(events_fd)]
         code = importlib.import_module(request["module"]).main(sys.argv[1:]) or 0
@@ -92,6 +102,8 @@ def run_child(request: dict, fds: list[int], control: socket.socket) -> None:
 
 def serve(control: socket.socket) -> None:
     children: set[int] = set()
+    me = os.getpid()
+    next_sweep = 0.0
     while True:
         ready, _, _ = select.select([control], [], [], 0.05)
         if ready:
@@ -100,7 +112,7 @@ def serve(control: socket.socket) -> None:
                 return  # the parent is gone
             pid = os.fork()
             if pid == 0:
-                run_child(request, fds, control)
+                run_child(request, fds, control, me)
             for fd in fds:
                 os.close(fd)
             children.add(pid)
@@ -110,10 +122,15 @@ def serve(control: socket.socket) -> None:
             if done:
                 children.discard(pid)
                 control.sendall((json.dumps({"exit": pid, "code": os.waitstatus_to_exitcode(status)}) + "\n").encode())
+        if time.monotonic() >= next_sweep:
+            kill_orphans(children)
+            next_sweep = time.monotonic() + ORPHAN_SWEEP_S
 
 
 def main(argv: list[str] | None = None) -> int:
     args = argv if argv is not None else sys.argv[1:]
+    die_with_parent(int(args[1]))
+    become_subreaper()
     control = socket.socket(fileno=int(args[0]))
     preload()
     control.sendall((json.dumps({protocol.READY: True}) + "\n").encode())

@@ -174,6 +174,8 @@ def serve_perf(task: Any, job: dict, fn: Any, launches: Any, reporter: EventWrit
 
 
 def main(argv: list[str] | None = None) -> int:
+    from harness.lifetime import die_with_parent_from_env
+    die_with_parent_from_env()
     args = argv if argv is not None else sys.argv[1:]
     job = json.loads(Path(args[0]).read_text())
     reporter = EventWriter(int(args[1]))

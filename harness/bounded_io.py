@@ -1,0 +1,72 @@
+"""Reading files an untrusted worker wrote, without letting them steer the reader.
+
+A submission controls every byte in its job directory: a file the parent expects may be a symlink
+(to the parent's own ``/proc/self/environ``, say), a FIFO that blocks the reader forever, a huge
+file, or a zip archive whose entries inflate to gigabytes. Every read here opens without following
+symlinks and without blocking, accepts regular files only, and is bounded in bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import zipfile
+from pathlib import Path
+from typing import Any, BinaryIO
+
+
+class UntrustedFileError(Exception):
+    """The file is not what the harness asked the worker for (the message says why)."""
+
+
+def open_regular(path: Path, max_bytes: int) -> BinaryIO:
+    """``path`` opened for reading if it is a regular file (not a symlink, FIFO or device) of at
+    most ``max_bytes`` bytes."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise UntrustedFileError(f"{path.name} is missing") from None
+    except OSError as exc:  # ELOOP: a symlink
+        raise UntrustedFileError(f"{path.name} cannot be opened as a plain file ({exc.strerror})") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise UntrustedFileError(f"{path.name} is not a regular file")
+    if info.st_size > max_bytes:
+        os.close(fd)
+        raise UntrustedFileError(f"{path.name} is {info.st_size} bytes, over the {max_bytes}-byte limit")
+    return os.fdopen(fd, "rb")
+
+
+def read_tail(path: Path, limit: int = 2000) -> str:
+    """The last ``limit`` bytes of a regular file, decoded leniently ('' for anything else)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return ""
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            return ""
+        f.seek(max(0, info.st_size - limit))
+        return f.read(limit).decode("utf-8", errors="replace")
+
+
+def load_tensors(path: Path, max_bytes: int) -> Any:
+    """``torch.load`` of a file the worker saved (``weights_only``, onto the CPU), refused unless it
+    is a regular file of at most ``max_bytes`` whose archive entries are all stored uncompressed
+    (``torch.save`` never compresses; a deflated entry could inflate without bound) and add up to
+    at most ``max_bytes``."""
+    import torch
+
+    with open_regular(path, max_bytes) as f:
+        try:
+            entries = zipfile.ZipFile(f).infolist()
+        except (zipfile.BadZipFile, ValueError, OSError) as exc:
+            raise UntrustedFileError(f"{path.name} is not a torch.save archive ({exc})") from None
+        if any(e.compress_type != zipfile.ZIP_STORED for e in entries):
+            raise UntrustedFileError(f"{path.name} has compressed entries (torch.save writes none)")
+        if sum(e.file_size for e in entries) > max_bytes:
+            raise UntrustedFileError(f"{path.name} unpacks to more than {max_bytes} bytes")
+        f.seek(0)
+        return torch.load(f, weights_only=True, map_location="cpu")

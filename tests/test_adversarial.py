@@ -1,0 +1,182 @@
+"""Submissions that attack the harness itself (tests/adversarial/): forged reports with outputs files
+that block or explode, a flooded event pipe, stage events meant to postpone the deadline forever, a
+stderr file linked to the parent's environment, terminal escapes, unjudgeable outputs, source the
+parser chokes on, and a detached process. One run of all of them, beside a correct solution: each
+gets the verdict below, the run ends normally (exit 0) with a bounded parent, and nothing the
+submissions started outlives it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import torch
+
+from conftest import ROOT, write_jsonl
+
+ADVERSARIAL = Path(__file__).resolve().parent / "adversarial"
+SECRET = "kbx-parent-secret-7d1e"
+ESCAPE_MARKER = "kbx-escape-3f9c2a"
+# The parent's own peak memory must stay under this: in CPU mode about 310 MiB are torch, Triton,
+# the task files and the references; the harness's caps add at most 8 MiB of events per live worker
+# and one bounded outputs file; the flood alone would add over 400 MiB without them. On a GPU the
+# CUDA context comes on top (the bound there only catches runaway growth).
+PARENT_PEAK_MIB = 2048 if torch.cuda.is_available() else 512
+# Seconds for call and exe each: room for a correct kernel's cases (natively that includes its JIT
+# compiles), while the attack that postpones its deadline must still end in about twice this.
+STAGE_TIMEOUT = "60" if torch.cuda.is_available() else "15"
+
+# name -> (verdict, stage that carries it or None, phrase its detail must contain)
+EXPECTED = {
+    "forged_report_fifo": ("integrity", "exe", "not a regular file"),
+    "forged_report_deflate_bomb": ("integrity", "exe", "compressed entries"),
+    "event_flood": ("integrity", "call", "protocol: more than"),
+    "endless_stages": ("timeout", None, "exceeded its time limit"),
+    "stderr_symlink": ("crashed", "call", "without reporting"),
+    "ansi_error": ("error", "call", "all 81 jobs passed"),
+    "huge_int_output": (("wrong", "integrity"), "exe", ""),
+    "deep_expression": ("error", "call", "cannot be parsed"),
+    "detached_process": ("error", "call", "done"),
+}
+
+MEASURED_CLI = ("import resource, runpy, sys\n"
+                "sys.argv = ['kernelbenchx'] + sys.argv[1:]\n"
+                "try:\n"
+                "    runpy.run_module('harness.cli', run_name='__main__')\n"
+                "finally:\n"
+                "    print('peak_rss_kib', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n")
+
+
+def _source(name: str) -> str:
+    if name == "deep_expression":  # generated: 400 kB of `1 + 1 + ...` nests past the parser's limit
+        return "x = " + "1 + " * 100_000 + "1\n"
+    return (ADVERSARIAL / f"{name}.py").read_text()
+
+
+def _processes_with(marker: str) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                if marker.encode() in f.read():
+                    found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.fixture(scope="module")
+def attack_run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("adversarial")
+    Path("/dev/shm", ESCAPE_MARKER).unlink(missing_ok=True)  # left by an unconfined run elsewhere
+    rows = [{"file": "Activation/relu.py", "predict": _source(name), "sample_id": i} for i, name in enumerate(EXPECTED)]
+    rows.append({"file": "Activation/relu.py", "predict": (ROOT / "solutions" / "Activation" / "relu.py").read_text(),
+                 "sample_id": len(rows)})
+    preds = write_jsonl(tmp / "preds.jsonl", rows)
+    out = tmp / "out"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "KBX_TEST_SECRET": SECRET}
+    proc = subprocess.run([sys.executable, "-c", MEASURED_CLI, "eval", str(preds), "--out", str(out), "--timeout", STAGE_TIMEOUT],
+                          capture_output=True, text=True, timeout=900, cwd=ROOT, env=env)
+    time.sleep(0.5)  # anything still alive now has outlived the run
+    survivors = _processes_with(ESCAPE_MARKER)
+    peak = int(proc.stderr.rsplit("peak_rss_kib", 1)[1].split()[0]) if "peak_rss_kib" in proc.stderr else None
+    metrics = json.loads((out / "metrics.json").read_text()) if (out / "metrics.json").exists() else []
+    return {"proc": proc, "metrics": {m["sample_id"]: m for m in metrics}, "out": out, "survivors": survivors,
+            "peak_kib": peak}
+
+
+def test_run_ends_normally(attack_run):
+    proc = attack_run["proc"]
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert len(attack_run["metrics"]) == len(EXPECTED) + 1
+    assert all(m["verdict"] != "harness_error" for m in attack_run["metrics"].values())
+
+
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_attack_gets_its_verdict(attack_run, name):
+    verdict, stage, phrase = EXPECTED[name]
+    rec = attack_run["metrics"][list(EXPECTED).index(name)]
+    assert rec["verdict"] in (verdict if isinstance(verdict, tuple) else (verdict,)), rec
+    detail = rec[stage]["detail"] if stage else rec["call"]["detail"] + rec["exe"]["detail"]
+    assert phrase in detail, detail
+    assert not rec["exe_ok"]
+
+
+def test_correct_solution_beside_the_attacks_passes(attack_run):
+    assert attack_run["metrics"][len(EXPECTED)]["verdict"] == "ok"
+
+
+def test_parent_environment_never_reaches_the_results(attack_run):
+    for name in ("metrics.json", "summary.json", "journal.jsonl"):
+        assert SECRET not in (attack_run["out"] / name).read_text()
+    assert SECRET not in attack_run["proc"].stdout
+
+
+def test_terminal_output_carries_no_control_characters(attack_run):
+    printed = attack_run["proc"].stdout
+    assert "\x1b" not in printed and "\r" not in printed
+    assert "all 81 jobs passed" in printed  # shown, escaped
+
+
+def test_detached_process_dies_and_writes_nothing_outside(attack_run):
+    assert attack_run["survivors"] == []
+    assert not Path("/dev/shm", ESCAPE_MARKER).exists()
+
+
+def test_parent_memory_stays_bounded(attack_run):
+    assert attack_run["peak_kib"] is not None
+    assert attack_run["peak_kib"] < PARENT_PEAK_MIB * 1024, attack_run["peak_kib"] // 1024
+
+
+def test_workers_die_with_the_cli(tmp_path):
+    """SIGKILL the CLI in the middle of a job: its fork server and the worker go with it."""
+    code = "import time\n\ndef relu(input, inplace=False):\n    time.sleep(600)\n"
+    preds = write_jsonl(tmp_path / "preds.jsonl", [{"file": "Activation/relu.py", "predict": code}])
+    proc = subprocess.Popen([sys.executable, "-m", "harness.cli", "eval", str(preds), "--out", str(tmp_path / "out"), "-q"],
+                            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    descendants: set[int] = set()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(descendants) < 2:  # the fork server and its worker
+        time.sleep(0.5)
+        descendants = _descendants(proc.pid)
+    assert len(descendants) >= 2, "the run did not start its worker in time"
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(p) for p in descendants):
+        time.sleep(0.2)
+    assert not [p for p in descendants if _alive(p)]
+
+
+def _descendants(pid: int) -> set[int]:
+    found, frontier = set(), [pid]
+    while frontier:
+        parent = frontier.pop()
+        try:
+            threads = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for tid in threads:
+            try:
+                children = [int(c) for c in open(f"/proc/{parent}/task/{tid}/children").read().split()]
+            except OSError:
+                continue
+            found.update(children)
+            frontier.extend(children)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
