@@ -180,3 +180,33 @@ def _alive(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+# -- perf forgeries (natively on a GPU) ----------------------------------------------------------
+
+PERF_ATTACKS = {  # name -> (verdict, phrase in the perf detail)
+    "perf_skip_when_timed": ("integrity", "faster_than_roofline"),
+    "perf_crash_at_size": ("crashed", "at perf sizes"),
+}
+
+
+@pytest.fixture(scope="module")
+def perf_attack_run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("adversarial-perf")
+    rows = [{"file": "Activation/relu.py", "predict": _source(name), "sample_id": i} for i, name in enumerate(PERF_ATTACKS)]
+    preds = write_jsonl(tmp / "preds.jsonl", rows)
+    proc = subprocess.run([sys.executable, "-m", "harness.cli", "eval", str(preds), "--out", str(tmp / "out"), "-q",
+                           "--workers", "2"], capture_output=True, text=True, timeout=900, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return {m["sample_id"]: m for m in json.loads((tmp / "out" / "metrics.json").read_text())}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", list(PERF_ATTACKS))
+def test_perf_forgery_is_not_a_speedup(perf_attack_run, name):
+    verdict, phrase = PERF_ATTACKS[name]
+    rec = perf_attack_run[list(PERF_ATTACKS).index(name)]
+    assert rec["exe"]["status"] == "ok", rec["exe"]          # right on the small cases
+    assert rec["verdict"] == verdict and phrase in rec["perf"]["detail"], rec["perf"]
+    assert rec["exe_ok"] is False and not rec["perf_ok"]

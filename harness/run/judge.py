@@ -37,11 +37,10 @@ def judge_worker(task: Task, outcome: WorkerOutcome, cases: list[Case], expected
         if outcome.stderr_tail.strip():
             detail += "\n" + outcome.stderr_tail.strip()[-1000:]
         return _failed_at(outcome.stage, StageResult(CRASHED, detail))
-    status, stage = report.get("status"), report.get("stage")
-    # The report's stage is the worker's claim; the parent's own record of the stages it let pass
-    # (forward only, see process.py) bounds it: a report cannot place a failure before that stage.
-    if stage not in protocol.STAGE_ORDER or protocol.STAGE_ORDER.index(stage) < protocol.STAGE_ORDER.index(outcome.stage):
-        stage = outcome.stage
+    status = report.get("status")
+    # Where a failure happened is the parent's own record of the stages it let pass (each once,
+    # forward only, see process.py), not the stage the report names.
+    stage = outcome.stage
     detail = str(report.get("detail", ""))[:MAX_DETAIL_CHARS]
     if report.get("case"):
         detail = f"case {str(report['case'])[:200]}" + (f" with config {str(report['config'])[:300]}" if report.get("config") else "") + f":\n{detail}"
