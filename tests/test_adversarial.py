@@ -210,3 +210,38 @@ def test_perf_forgery_is_not_a_speedup(perf_attack_run, name):
     assert rec["exe"]["status"] == "ok", rec["exe"]          # right on the small cases
     assert rec["verdict"] == verdict and phrase in rec["perf"]["detail"], rec["perf"]
     assert rec["exe_ok"] is False and not rec["perf_ok"]
+
+
+# -- monitors blinded in the submission's process, caught by the GPU's own record ----------------
+
+BLINDING = ("blind_thread", "blind_dispatch")
+
+
+@pytest.fixture(scope="module")
+def blinding_run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("adversarial-blinding")
+    rows = [{"file": "Activation/relu.py", "predict": _source(name), "sample_id": i} for i, name in enumerate(BLINDING)]
+    preds = write_jsonl(tmp / "preds.jsonl", rows)
+    proc = subprocess.run([sys.executable, "-m", "harness.cli", "eval", str(preds), "--out", str(tmp / "out"), "-q",
+                           "--no-perf"], capture_output=True, text=True, timeout=900, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return {m["sample_id"]: m for m in json.loads((tmp / "out" / "metrics.json").read_text())}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", BLINDING)
+def test_pytorch_work_the_monitor_cannot_see_is_seen_on_the_gpu(blinding_run, name):
+    rec = blinding_run[BLINDING.index(name)]
+    assert rec["verdict"] == "integrity" and "gpu_trace" in rec["exe"]["detail"], rec["exe"]
+
+
+def test_kernel_names_are_classified():
+    from harness.run.judge import library_kernels
+    fill = "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, std::array<char*, 1ul> >"
+    copy = "void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)>"
+    relu = "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::clamp_min_scalar_kernel_impl>"
+    gemm = "sm90_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x128x32"
+    own_gemm = "my_gemm_kernel"
+    assert library_kernels([fill, copy, "_relu_kernel", own_gemm], ["_relu_kernel", own_gemm]) == []
+    assert library_kernels([relu, gemm, own_gemm], [own_gemm]) == [relu, gemm]

@@ -17,6 +17,11 @@ from harness.verdicts import (CRASHED, ERROR, HARNESS_ERROR, INTEGRITY, OK, SKIP
 MIB = 1 << 20
 MAX_CONFIGS = 128        # autotune configs a worker may report (each is run on every case)
 MAX_DETAIL_CHARS = 4000  # of a worker's error text
+# GPU kernels (names as the CUDA profiler reports them, see sandbox/gpu_trace.py) that belong to
+# PyTorch or the libraries it calls; those that only move or fill memory are what a wrapper may run.
+LIBRARY_KERNEL_MARKERS = ("at::native::", "at::cuda::", "cublas", "cudnn", "cutlass", "gemm", "nvjet", "xmma",
+                          "cub::", "thrust::")
+DATA_MOVEMENT_MARKERS = ("copy", "Copy", "FillFunctor", "fill", "zero", "arange", "range_factory")
 RECORD_KEYS = frozenset({"case", "config", "launches", "torch_ops", "output", "args_after", "kwargs_after", "aliases"})
 
 
@@ -82,6 +87,10 @@ def judge_outputs(task: Task, cases: list[Case], expected: list[CallRecord], job
         if rec["torch_ops"]:
             ops = ", ".join(rec["torch_ops"][:4])
             return StageResult(INTEGRITY, f"torch_fallback:{rec['torch_ops'][0]} - the wrapper ran PyTorch compute ({ops}) in {where}")
+        library = library_kernels(rec.get("gpu_kernels", []), rec.get("triton_kernels", []))
+        if library:
+            return StageResult(INTEGRITY, f"gpu_trace - the GPU ran PyTorch/library compute kernels during the call "
+                                          f"({'; '.join(k[:100] for k in library[:2])}) in {where}")
     for rec in records:
         index, cfg = rec["case"], rec["config"]
         ref = expected[index]
@@ -106,6 +115,14 @@ def outputs_limit(expected: list[CallRecord], configs: int) -> int:
     return 64 * MIB + 8 * configs * sum(payload_bytes(rec) for rec in expected)
 
 
+def library_kernels(kernels: list[str], triton_names: list[str]) -> list[str]:
+    """The kernels among ``kernels`` that are PyTorch's or a library's compute, not the
+    submission's Triton kernels (named after its ``@triton.jit`` functions) nor data movement."""
+    own = set(triton_names)
+    return [k for k in kernels if k not in own and any(m in k for m in LIBRARY_KERNEL_MARKERS)
+            and not any(m in k for m in DATA_MOVEMENT_MARKERS)]
+
+
 def _malformed(records: object, n_cases: int, n_configs: int) -> str | None:
     """Why the loaded records are not what the worker protocol produces (``None`` if they are)."""
     if not isinstance(records, list) or len(records) != n_cases * n_configs:
@@ -121,6 +138,10 @@ def _malformed(records: object, n_cases: int, n_configs: int) -> str | None:
             return "a launch count is not a count"
         if not (isinstance(ops, (list, tuple)) and all(isinstance(o, str) for o in ops)):
             return "the wrapper-op list is not a list of names"
+        for key in ("gpu_kernels", "triton_kernels"):
+            names = rec.get(key, [])
+            if not (isinstance(names, (list, tuple)) and all(isinstance(n, str) for n in names)):
+                return f"the {key} list is not a list of names"
         if not (isinstance(rec["aliases"], (list, tuple)) and isinstance(rec["args_after"], (list, tuple))
                 and isinstance(rec["kwargs_after"], dict)):
             return "a call record has the wrong shape"

@@ -13,6 +13,7 @@ import importlib.util
 import json
 import sys
 import traceback
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +122,10 @@ def run(job: dict, reporter: EventWriter) -> None:
         return
 
     autotuners = find_autotuners(module)
+    on_gpu = device.startswith("cuda")
+    if on_gpu:
+        from harness.sandbox.gpu_trace import KernelTrace, triton_kernel_names
+        triton_names = triton_kernel_names(module)
     records: list[dict] = []
     configs: list[str] = []
     reporter.emit(protocol.STAGE, stage=protocol.CALL, cases=len(cases), configs=config_count(autotuners))
@@ -129,20 +134,24 @@ def run(job: dict, reporter: EventWriter) -> None:
             configs.append(pins)
             for case_index, case in enumerate(cases):
                 args = clone_case(case)
-                monitor = TorchOpMonitor(launches, forbid_host_transfer=device.startswith("cuda"))
+                monitor = TorchOpMonitor(launches, forbid_host_transfer=on_gpu)
+                trace = KernelTrace() if on_gpu else nullcontext()
                 before = launches.count
                 try:
-                    with monitor:
-                        record = call_case(fn, args)
-                    sync()
+                    sync()  # the clones' copies finish before the trace starts
+                    with trace:
+                        with monitor:
+                            record = call_case(fn, args)
+                        sync()  # inside the trace: every kernel the call queued has run
                 except BaseException as exc:  # noqa: BLE001
                     reporter.emit(protocol.REPORT, stage=protocol.CALL if index == 0 else protocol.EXE,
                                   status=_status_of(exc),
                                   case=case.describe(), config=pins or None,
                                   detail=format_error(exc, str(submission)))
                     return
+                traced = {"gpu_kernels": trace.kernels, "triton_kernels": triton_names} if on_gpu else {}
                 records.append({"case": case_index, "config": index, "launches": launches.count - before,
-                                "torch_ops": sorted(set(monitor.forbidden)), **record.to_payload()})
+                                "torch_ops": sorted(set(monitor.forbidden)), **traced, **record.to_payload()})
         if index == 0:
             reporter.emit(protocol.STAGE, stage=protocol.EXE)
 
