@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from typing import Any
+
+from harness.lifetime import die_with_parent_from_env
 
 # -- child processes (named by module, never imported by the parent) ---------------------------
 WORKER_MODULE = "harness.sandbox.worker"          # runs one untrusted submission
@@ -58,3 +61,11 @@ class EventWriter:
     def emit(self, event: str, **fields: Any) -> None:
         self._stream.write(json.dumps({"event": event, **fields}) + "\n")
         self._stream.flush()
+
+
+def start_child(argv: list[str]) -> tuple[dict, EventWriter]:
+    """What a child process does first (``argv`` = ``[JOB_FILE, FD]``): tie its life to its parent's,
+    read its job spec, open its event pipe."""
+    die_with_parent_from_env()
+    job = json.loads(Path(argv[0]).read_text())
+    return job, EventWriter(int(argv[1]))

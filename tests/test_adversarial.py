@@ -190,16 +190,20 @@ PERF_ATTACKS = {  # name -> (verdict, phrase in the perf detail)
 }
 
 
-@pytest.fixture(scope="module")
-def perf_attack_run(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("adversarial-perf")
-    rows = [{"file": "Activation/relu.py", "predict": _source(name), "sample_id": i} for i, name in enumerate(PERF_ATTACKS)]
+def _evaluate(tmp: Path, names, *options: str) -> dict[int, dict]:
+    """Evaluate the named attacks as samples 0, 1, ... of Activation/relu.py; metrics by sample."""
+    rows = [{"file": "Activation/relu.py", "predict": _source(name), "sample_id": i} for i, name in enumerate(names)]
     preds = write_jsonl(tmp / "preds.jsonl", rows)
     proc = subprocess.run([sys.executable, "-m", "harness.cli", "eval", str(preds), "--out", str(tmp / "out"), "-q",
-                           "--workers", "2"], capture_output=True, text=True, timeout=900, cwd=ROOT,
+                           *options], capture_output=True, text=True, timeout=900, cwd=ROOT,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 0, proc.stderr[-3000:]
     return {m["sample_id"]: m for m in json.loads((tmp / "out" / "metrics.json").read_text())}
+
+
+@pytest.fixture(scope="module")
+def perf_attack_run(tmp_path_factory):
+    return _evaluate(tmp_path_factory.mktemp("adversarial-perf"), PERF_ATTACKS, "--workers", "2")
 
 
 @pytest.mark.gpu
@@ -219,14 +223,7 @@ BLINDING = ("blind_thread", "blind_dispatch")
 
 @pytest.fixture(scope="module")
 def blinding_run(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("adversarial-blinding")
-    rows = [{"file": "Activation/relu.py", "predict": _source(name), "sample_id": i} for i, name in enumerate(BLINDING)]
-    preds = write_jsonl(tmp / "preds.jsonl", rows)
-    proc = subprocess.run([sys.executable, "-m", "harness.cli", "eval", str(preds), "--out", str(tmp / "out"), "-q",
-                           "--no-perf"], capture_output=True, text=True, timeout=900, cwd=ROOT,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return {m["sample_id"]: m for m in json.loads((tmp / "out" / "metrics.json").read_text())}
+    return _evaluate(tmp_path_factory.mktemp("adversarial-blinding"), BLINDING, "--no-perf")
 
 
 @pytest.mark.gpu

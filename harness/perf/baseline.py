@@ -9,22 +9,15 @@ PyTorch or its dispatcher) to look faster.
 
 from __future__ import annotations
 
-import json
 import sys
 import traceback
-from pathlib import Path
 
 from harness import protocol
-from harness.lifetime import die_with_parent_from_env
-from harness.protocol import EventWriter
 from harness.verdicts import HARNESS_ERROR
 
 
 def main(argv: list[str] | None = None) -> int:
-    die_with_parent_from_env()
-    args = argv if argv is not None else sys.argv[1:]
-    job = json.loads(Path(args[0]).read_text())
-    reporter = EventWriter(int(args[1]))
+    job, reporter = protocol.start_child(argv if argv is not None else sys.argv[1:])
     try:
         import torch
 

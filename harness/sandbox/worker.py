@@ -10,7 +10,6 @@ Expected outputs never exist in this process.
 from __future__ import annotations
 
 import importlib.util
-import json
 import sys
 import traceback
 from contextlib import nullcontext
@@ -183,11 +182,7 @@ def serve_perf(task: Any, job: dict, fn: Any, launches: Any, reporter: EventWrit
 
 
 def main(argv: list[str] | None = None) -> int:
-    from harness.lifetime import die_with_parent_from_env
-    die_with_parent_from_env()
-    args = argv if argv is not None else sys.argv[1:]
-    job = json.loads(Path(args[0]).read_text())
-    reporter = EventWriter(int(args[1]))
+    job, reporter = protocol.start_child(argv if argv is not None else sys.argv[1:])
     try:
         run(job, reporter)
     except BaseException as exc:  # noqa: BLE001 - report harness-side failures instead of dying silently
