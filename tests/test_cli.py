@@ -9,6 +9,8 @@ import shutil
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT, load_metrics, run_cli
 
 
@@ -82,12 +84,27 @@ def test_eval_dir_skips_earlier_runs_and_hidden_folders(tmp_path):
     assert proc.returncode == 1 and "no predictions found" in proc.stderr, proc.stderr
 
 
-def test_summary_records_the_package_version(tmp_path):
+def test_summary_records_the_package_version_and_where_the_time_went(tmp_path):
     from importlib.metadata import version
 
     import harness
     assert version("kernelbenchx") == harness.__version__  # pyproject takes it from harness.__version__
-    run_cli("eval", str(ROOT / "solutions" / "Activation" / "relu.py"), "--out", str(tmp_path / "out"), "-q")
+    preds = tmp_path / "preds"
+    preds.mkdir()
+    for name in ("relu", "gelu"):
+        shutil.copy(ROOT / "solutions" / "Activation" / f"{name}.py", preds / f"{name}.py")
+    run_cli("eval", str(preds), "--out", str(tmp_path / "out"), "-q")
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["kernelbenchx_version"] == harness.__version__
     assert summary["versions"]["kernelbenchx"] == harness.__version__
+    jobs = load_metrics(tmp_path / "out")
+    stages = ("spawn_s", "setup_s", "load_s", "call_s", "exe_s")
+    for job in jobs:
+        timing = job["info"]["timing"]
+        assert set(stages + ("reference_s", "judge_s")) <= set(timing), timing
+        assert all(seconds >= 0 for seconds in timing.values()), timing
+        # the worker's stages, timed by the parent, fit in the worker's lifetime
+        assert sum(timing[s] for s in stages) <= job["seconds"] + 0.01, (timing, job["seconds"])
+        assert timing["call_s"] > 0  # the cases ran there
+    for key, total in summary["time_breakdown_s"].items():
+        assert total == pytest.approx(sum(j["info"]["timing"].get(key, 0) for j in jobs), abs=0.002), key

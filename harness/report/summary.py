@@ -40,6 +40,16 @@ def _quality(results: list[JobResult]) -> dict[str, Any]:
     return run_quality([r.quality for r in results])
 
 
+def time_breakdown(results: Iterable[JobResult]) -> dict[str, float]:
+    """Seconds per part of a job (reference, worker stages as the parent saw them, judging, perf),
+    summed over the jobs: where a run's wall time goes (jobs run in parallel, so the sum exceeds it)."""
+    totals: dict[str, float] = defaultdict(float)
+    for r in results:
+        for key, seconds in (r.info.get("timing") or {}).items():
+            totals[key] += seconds
+    return {key: round(value, 3) for key, value in sorted(totals.items())}
+
+
 def summarize(results: Iterable[JobResult], header: dict[str, Any]) -> dict[str, Any]:
     """Aggregate call/exe rates overall, per category, and per task."""
     results = list(results)
@@ -67,6 +77,7 @@ def summarize(results: Iterable[JobResult], header: dict[str, Any]) -> dict[str,
         "roofline": header.get("roofline"),
         "sandbox": sorted({str(r.info.get("sandbox")) for r in results if r.info.get("sandbox")}),
         "containment": sorted({str(r.info.get("containment")) for r in results if r.info.get("containment")}),
+        "time_breakdown_s": time_breakdown(results),
         "versions": header.get("versions", {}),
         "started": header.get("started"),
         "wall_s": header.get("wall_s"),

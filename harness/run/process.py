@@ -36,6 +36,15 @@ class WorkerOutcome:
     stderr_tail: str = ""
     events: list[dict] = field(default_factory=list)   # the first MAX_KEPT_EVENTS
     protocol_error: str | None = None     # the worker broke the event protocol's bounds
+    stage_times: dict[str, float] = field(default_factory=dict)  # parent clock, s after start, per stage
+    report_time: float | None = None      # parent clock, s after start, when the report arrived
+
+    def stage_durations(self) -> dict[str, float]:
+        """Seconds spent in each stage as the parent saw it: from a stage's event to the next one
+        (or the report); ``spawn`` is the start of the process up to its first event."""
+        marks = [(protocol.SPAWN, 0.0)] + sorted(self.stage_times.items(), key=lambda item: item[1])
+        ends = [t for _, t in marks[1:]] + [self.report_time if self.report_time is not None else self.seconds]
+        return {stage: round(max(end - start, 0.0), 3) for (stage, start), end in zip(marks, ends)}
 
     def crash_reason(self) -> str:
         code = self.returncode
@@ -139,6 +148,7 @@ class WorkerProcess:
         if stage not in order or order.index(stage) <= order.index(self.outcome.stage):
             return False
         self.outcome.stage = stage
+        self.outcome.stage_times[stage] = round(time.monotonic() - self._start, 3)
         return True
 
     def _broken(self, why: str) -> None:
@@ -160,6 +170,7 @@ class WorkerProcess:
                 deadline = time.monotonic() + limits.for_stage(event["stage"])
             elif event.get("event") == protocol.REPORT:
                 self.outcome.report = event
+                self.outcome.report_time = round(time.monotonic() - self._start, 3)
                 return event
 
     def send(self, command: dict) -> bool:

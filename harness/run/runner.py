@@ -190,8 +190,10 @@ class Evaluator:
             return self._result(job, StageResult(ERROR, job.error), StageResult(SKIPPED, "call did not pass"))
         task = get_task(job.task_id)
         device = "cpu" if self.mode == INTERPRETER else f"cuda:{slot}"
+        clock = time.monotonic()
         expected = self.references.get(task, self.config.seed, device)
         cases = task.correctness_cases(self.config.seed, device)  # custom checks see the reference device
+        timing = {"reference_s": time.monotonic() - clock}
         job_dir = Path(tempfile.mkdtemp(prefix="job-", dir=self._scratch))
         try:
             (job_dir / protocol.SUBMISSION_FILE).write_text(job.code, encoding="utf-8")
@@ -211,10 +213,15 @@ class Evaluator:
                 report = worker.follow_to_report(self.config.limits)
                 if not (baseline and report and report.get("status") == protocol.RAN):
                     worker.close()  # done (or dead): its exit code and stderr go into the verdict
+                clock = time.monotonic()
                 call, exe = judge_worker(task, worker.outcome, cases, expected, job_dir)
+                timing["judge_s"] = time.monotonic() - clock
                 perf = metrics = None
                 if baseline and call.ok and exe.ok:
+                    clock = time.monotonic()
                     perf, raw = run_perf(worker, baseline, job_dir, self._gpu_locks[slot], self.config.limits)
+                    timing["perf_s"] = time.monotonic() - clock
+                    timing["perf_lock_wait_s"] = raw.get("lock_wait_s", 0.0)
                     if perf.ok:
                         metrics = job_metrics(raw, self.roofline, self.golden.cases(task) if self.golden else None)
                         implausible = faster_than_roofline(metrics)
@@ -224,8 +231,10 @@ class Evaluator:
                 if baseline:
                     baseline.close()
                 outcome = worker.close()
+            timing.update({f"{stage}_s": s for stage, s in outcome.stage_durations().items()})
             info = {"sandbox": _sandbox_level(outcome), "containment": worker.containment,
-                    "configs": _configs_checked(outcome), "source_task": task.id}
+                    "configs": _configs_checked(outcome), "source_task": task.id,
+                    "timing": {key: round(value, 3) for key, value in timing.items()}}
             return self._result(job, call, exe, outcome.seconds, info, perf, metrics)
         finally:
             if not self.config.keep_job_dirs:
