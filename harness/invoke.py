@@ -40,6 +40,13 @@ def payload_bytes(record: CallRecord) -> int:
     return sum(t.untyped_storage().nbytes() for t in leaves)
 
 
+def saved_payload_limit(references: list[CallRecord], copies: int = 1) -> int:
+    """The most bytes a worker may write for ``copies`` saved calls of each of ``references``: what
+    the reference records carry, with room for outputs that are views of larger buffers (8x), and
+    a fixed allowance for small cases."""
+    return (64 << 20) + 8 * copies * sum(payload_bytes(rec) for rec in references)
+
+
 def move_like_reference(payload: dict, reference: CallRecord) -> CallRecord:
     """A candidate's saved call payload as a record, its tensors moved to the device of the
     reference's outputs (a worker saves on the CPU; the reference may live on a GPU)."""

@@ -30,7 +30,7 @@ import torch
 from harness import protocol
 from harness.compare import judge_call
 from harness.bounded_io import load_tensors
-from harness.invoke import CallRecord, call_case, clone_case, move_like_reference, payload_bytes
+from harness.invoke import CallRecord, call_case, clone_case, move_like_reference, saved_payload_limit
 from harness.perf.roofline import case_dtype
 from harness.perf.timing import EventTimer, estimate_ms
 from harness.task import Task
@@ -40,7 +40,6 @@ from harness.verdicts import INTEGRITY, WRONG
 INPUT_SETS = 2
 CHECK_SET = INPUT_SETS          # input_set index of the check set (never timed)
 WARMUP_CALLS = 2
-CHECK_FILE_SLACK = 64 << 20     # bytes a candidate's check-set result may hold beyond 8x the reference's
 
 
 class PerfCaseError(Exception):
@@ -211,7 +210,7 @@ def _dtype_of(case: Case, output: Any) -> str:
 def _judge_saved(task: Task, case: RotatingCase, reference: CallRecord, path: Path) -> dict:
     """Judge the candidate's check-set result (a file it wrote) against the reference's."""
     try:
-        payload = load_tensors(path, CHECK_FILE_SLACK + 8 * payload_bytes(reference))
+        payload = load_tensors(path, saved_payload_limit([reference]))
         candidate = move_like_reference(payload, reference)
     except Exception as exc:  # noqa: BLE001 - the file came from the untrusted process
         return {"ok": False, "status": INTEGRITY, "detail": f"perf check result unreadable ({type(exc).__name__}: {str(exc)[:300]})"}

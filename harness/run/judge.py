@@ -7,14 +7,13 @@ from pathlib import Path
 from harness import protocol
 from harness.bounded_io import load_tensors
 from harness.compare import judge_call
-from harness.invoke import CallRecord, move_like_reference, payload_bytes
+from harness.invoke import CallRecord, move_like_reference, saved_payload_limit
 from harness.run.process import WorkerOutcome
 from harness.task import Task
 from harness.taskdef import Case, tensor_leaves
 from harness.verdicts import (CRASHED, ERROR, HARNESS_ERROR, INTEGRITY, OK, SKIPPED, TIMEOUT, WRONG,
                               StageResult)
 
-MIB = 1 << 20
 MAX_CONFIGS = 128        # autotune configs a worker may report (each is run on every case)
 MAX_DETAIL_CHARS = 4000  # of a worker's error text
 # GPU kernels (names as the CUDA profiler reports them, see sandbox/gpu_trace.py) that belong to
@@ -73,7 +72,7 @@ def judge_outputs(task: Task, cases: list[Case], expected: list[CallRecord], job
                   configs: list[str]) -> StageResult:
     """exe: integrity (Triton did the work) and numerics, for every case under every config."""
     try:
-        records = load_tensors(job_dir / protocol.OUTPUTS_FILE, outputs_limit(expected, len(configs)))
+        records = load_tensors(job_dir / protocol.OUTPUTS_FILE, saved_payload_limit(expected, copies=len(configs)))
     except Exception as exc:  # noqa: BLE001 - a submission may have tampered with the file
         return StageResult(INTEGRITY, f"worker outputs unreadable ({type(exc).__name__}: {str(exc)[:300]})")
     problem = _malformed(records, len(cases), len(configs))
@@ -106,13 +105,6 @@ def judge_outputs(task: Task, cases: list[Case], expected: list[CallRecord], job
 
 def _where(cases: list[Case], index: int, configs: list[str], config: int) -> str:
     return f"case {cases[index].describe()}" + (f" with config {configs[config]}" if configs[config] else "")
-
-
-def outputs_limit(expected: list[CallRecord], configs: int) -> int:
-    """The most bytes a worker's outputs file may hold: its records carry, per case and config, what
-    the reference's record carries (outputs and arguments after the call); a kernel's outputs may
-    be views of larger buffers, hence the factor, and small cases get a fixed allowance."""
-    return 64 * MIB + 8 * configs * sum(payload_bytes(rec) for rec in expected)
 
 
 def library_kernels(kernels: list[str], triton_names: list[str]) -> list[str]:

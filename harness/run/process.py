@@ -216,16 +216,6 @@ class WorkerProcess:
         return self.outcome
 
 
-def run_worker(job_dir: Path, spec: dict, env: dict[str, str], limits: StageLimits) -> WorkerOutcome:
-    """Run the worker for ``spec`` and watch it until it reports, dies or times out."""
-    worker = WorkerProcess(protocol.WORKER_MODULE, job_dir, spec, env)
-    try:
-        worker.follow_to_report(limits)
-    finally:
-        worker.close()
-    return worker.outcome
-
-
 def _signal_group(proc: subprocess.Popen, sig: int) -> None:
     try:
         os.killpg(proc.pid, sig)
