@@ -8,6 +8,8 @@ symlinks and without blocking, accepts regular files only, and is bounded in byt
 
 from __future__ import annotations
 
+import hashlib
+import io
 import os
 import stat
 import zipfile
@@ -52,14 +54,18 @@ def read_tail(path: Path, limit: int = 2000) -> str:
         return f.read(limit).decode("utf-8", errors="replace")
 
 
-def load_tensors(path: Path, max_bytes: int) -> Any:
+def load_tensors(path: Path, max_bytes: int, sha256: str | None = None) -> Any:
     """``torch.load`` of a file the worker saved (``weights_only``, onto the CPU), refused unless it
     is a regular file of at most ``max_bytes`` whose archive entries are all stored uncompressed
     (``torch.save`` never compresses; a deflated entry could inflate without bound) and add up to
-    at most ``max_bytes``."""
+    at most ``max_bytes`` -- and, given ``sha256``, unless its bytes have that digest."""
     import torch
 
-    with open_regular(path, max_bytes) as f:
+    with open_regular(path, max_bytes) as raw:
+        data = raw.read(max_bytes + 1)
+        if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
+            raise UntrustedFileError(f"{path.name} is not the file the worker's signed report names (SHA-256 differs)")
+        f = io.BytesIO(data)
         try:
             entries = zipfile.ZipFile(f).infolist()
         except (zipfile.BadZipFile, ValueError, OSError) as exc:

@@ -72,6 +72,13 @@ def _plain(obj: Any) -> Any:
     return repr(obj)
 
 
+def detached(record: CallRecord) -> CallRecord:
+    """A copy of ``record`` whose tensors no later call can overwrite (the call buffers are reused)."""
+    clone = lambda t: t.detach().clone()  # noqa: E731
+    return CallRecord(map_tensors(record.output, clone), map_tensors(list(record.args_after), clone),
+                      map_tensors(dict(record.kwargs_after), clone), list(record.aliases))
+
+
 def clone_case(case: Case) -> Case:
     """A deep copy of a case that keeps every tensor's exact layout (strides, offset, the bytes in
     the gaps of strided views) and the storage sharing between arguments."""
@@ -107,7 +114,12 @@ def argument_storages(case: Case) -> dict[str, int]:
 def call_case(fn: Callable[..., Any], case: Case) -> CallRecord:
     """Call ``fn`` on ``case`` (which it may mutate) and capture the result."""
     storages = argument_storages(case)
-    output = fn(*case.args, **case.kwargs)
+    return record_of(fn(*case.args, **case.kwargs), case, storages)
+
+
+def record_of(output: Any, case: Case, storages: dict[str, int]) -> CallRecord:
+    """The record of a call on ``case`` that returned ``output`` (``storages``: the arguments'
+    storage addresses before the call, see :func:`argument_storages`)."""
     aliases = []
     for leaf in tensor_leaves(output):
         ptr = leaf.untyped_storage().data_ptr()

@@ -22,7 +22,9 @@ Rules:
 - Results are checked against PyTorch on fresh random inputs and edge cases (odd sizes,
   non-contiguous tensors, NaN/inf where the function defines them). For float16/bfloat16 inputs,
   load, compute in float32, and cast back when storing.
-- `@triton.autotune` is allowed; every config you list is checked for correctness."""
+- `@triton.autotune` is allowed; every config you list is checked for correctness.
+- The code runs sandboxed: no threads, subprocesses, ctypes, exec/eval of strings, frame inspection,
+  or reading files outside its own directory."""
 
 OUTPUT_FORMAT = """\
 Answer with one fenced Python code block (```python ... ```) containing the complete module:

@@ -1,18 +1,21 @@
 """The parent <-> child process protocol: names of the processes, events, stages, commands and files.
 
 A child process (an untrusted worker, the trusted baseline process, the fork server) is started as
-``python -P -m MODULE JOB_FILE FD`` and writes one JSON object per line to file descriptor ``FD``;
-each object has an ``event`` field. Perf children also read one JSON command per line on stdin.
+``python -P -m MODULE JOB_FILE FD`` and writes one signed JSON object per line to file descriptor
+``FD`` (see "signed events" below); each object has an ``event`` field. Perf children also read one JSON command per line on stdin.
 Every name either side uses is defined here once, so the two sides cannot drift apart; the status
 words inside a ``report`` event are the verdict words of :mod:`harness.verdicts` (plus ``RAN``).
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
+import secrets
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from harness.lifetime import die_with_parent_from_env
 
@@ -48,24 +51,80 @@ RAN = "ran"
 # -- commands (parent -> perf child, on its stdin) -----------------------------------------------
 CMD_PREPARE, CMD_TIME, CMD_CHECK, CMD_SAVE, CMD_JUDGE, CMD_DONE = "prepare", "time", "check", "save", "judge", "done"
 
+# ``which`` result a perf ``save`` / ``judge`` command means: the check call's, or the kept timed repetition's
+CHECK_RESULT, TIMED_RESULT = "check", "timed"
+
 # -- perf sides ----------------------------------------------------------------------------------
 CANDIDATE, EAGER, COMPILE = "candidate", "eager", "compile"
 
 
-class EventWriter:
-    """Writes one JSON object per line to the parent's pipe (the child side of the protocol)."""
+# -- signed events ------------------------------------------------------------------------------
+# Every event line is ``MAC JSON``: an HMAC-SHA256 of the JSON text under a key the parent makes for
+# each process (``event_key`` in its job spec, which the child deletes once read) and a ``seq`` number
+# inside the JSON. A submission can write to the pipe's descriptor, but without the key what it
+# writes is not an event: the parent stops at the first line that fails the check.
+EVENT_KEY = "event_key"
+SEQ = "seq"
 
-    def __init__(self, fd: int) -> None:
-        self._stream = os.fdopen(fd, "w", buffering=1, closefd=True)
+
+def new_event_key() -> str:
+    return secrets.token_hex(32)
+
+
+def sign(key: bytes, body: bytes) -> bytes:
+    return hmac.new(key, body, hashlib.sha256).hexdigest().encode()
+
+
+def verified_body(key: bytes, line: bytes) -> bytes | None:
+    """The JSON text of a signed line, or ``None`` if the signature does not hold."""
+    mac, _, body = line.partition(b" ")
+    return body if hmac.compare_digest(mac, sign(key, body)) else None
+
+
+def _frozen_json_encoder() -> Callable[[Any], str]:
+    """A JSON encoder bound now to the C implementation's functions: later rebinding of ``json``'s
+    module attributes (by a submission) cannot change what a worker sends."""
+    try:
+        from _json import encode_basestring_ascii, make_encoder
+    except ImportError:  # pragma: no cover - CPython always has _json
+        return json.dumps
+
+    def refuse(value: Any) -> Any:
+        raise TypeError(f"an event field of type {type(value).__name__} is not JSON")
+
+    iterencode, join = make_encoder(None, refuse, encode_basestring_ascii, None, ": ", ", ", False, False, True), "".join
+    return lambda value: join(iterencode(value, 0))
+
+
+class EventWriter:
+    """Writes signed events, one per line, to the parent's pipe (the child side of the protocol).
+    It binds what it uses when made, before any submission code runs."""
+
+    def __init__(self, fd: int, key: str) -> None:
+        self._write = os.write
+        self._fd = fd
+        self._key = key.encode()
+        self._encode = _frozen_json_encoder()
+        try:
+            from _hashlib import hmac_digest
+            self._mac: Callable[[bytes, bytes], bytes] = lambda k, body: hmac_digest(k, body, "sha256").hex().encode()
+        except ImportError:  # pragma: no cover - Python built without OpenSSL
+            self._mac = sign
+        self._seq = 0
 
     def emit(self, event: str, **fields: Any) -> None:
-        self._stream.write(json.dumps({"event": event, **fields}) + "\n")
-        self._stream.flush()
+        self._seq += 1
+        body = self._encode({"event": event, SEQ: self._seq, **fields}).encode()
+        line = self._mac(self._key, body) + b" " + body + b"\n"
+        while line:
+            line = line[self._write(self._fd, line):]
 
 
 def start_child(argv: list[str]) -> tuple[dict, EventWriter]:
     """What a child process does first (``argv`` = ``[JOB_FILE, FD]``): tie its life to its parent's,
-    read its job spec, open its event pipe."""
+    read its job spec and delete it (it holds the event key), open its event pipe."""
     die_with_parent_from_env()
-    job = json.loads(Path(argv[0]).read_text())
-    return job, EventWriter(int(argv[1]))
+    spec_file = Path(argv[0])
+    job = json.loads(spec_file.read_text())
+    spec_file.unlink(missing_ok=True)
+    return job, EventWriter(int(argv[1]), job.pop(EVENT_KEY))

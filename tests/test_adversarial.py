@@ -33,15 +33,47 @@ STAGE_TIMEOUT = "60" if torch.cuda.is_available() else "15"
 
 # name -> (verdict, stage that carries it or None, phrase its detail must contain)
 EXPECTED = {
-    "forged_report_fifo": ("integrity", "exe", "not a regular file"),
-    "forged_report_deflate_bomb": ("integrity", "exe", "compressed entries"),
-    "event_flood": ("integrity", "call", "protocol: more than"),
-    "endless_stages": ("timeout", None, "exceeded its time limit"),
-    "stderr_symlink": ("crashed", "call", "without reporting"),
+    # forged events: without the worker's key a line on the event pipe is not an event
+    "forged_report_fifo": ("integrity", "call", "did not sign"),
+    "forged_report_deflate_bomb": ("integrity", "call", "did not sign"),
+    "event_flood": ("integrity", "call", "protocol:"),
+    "endless_stages": ("integrity", "call", "did not sign"),
+    # the parent's own reading, printing and parsing
+    "stderr_symlink": ("integrity", "call", "os.symlink"),
     "ansi_error": ("error", "call", "all 81 jobs passed"),
     "huge_int_output": (("wrong", "integrity"), "exe", ""),
     "deep_expression": ("error", "call", "cannot be parsed"),
-    "detached_process": ("error", "call", "done"),
+    "detached_process": ("integrity", "call", "guard: the submission may not"),
+    # reaching the harness's state: frames, the collector, raw memory, its files
+    "frame_walk": ("integrity", "call", "guard: the submission may not use sys._getframe"),
+    "traceback_frame": ("integrity", "call", "read .tb_frame"),
+    "gc_walk": ("integrity", "call", "gc.get_objects"),
+    "ctypes_memory": ("integrity", "call", "ctypes."),
+    "proc_mem": ("integrity", "call", "/proc"),
+    "read_task_file": ("integrity", "call", "of the harness"),
+    "read_solution": ("integrity", "call", "of the harness"),
+    "read_other_jobs": ("integrity", "call", "of another job"),
+    "trace_calls": ("integrity", "call", "sys.setprofile"),
+    # changing the harness's code or the libraries it calls
+    "rebind_library_type": ("integrity", "call", "monkeypatch: the submission rebinds torch._tensor.Tensor.clone"),
+    "rebind_during_call": ("integrity", "call", "monkeypatch: the submission rebinds torch.save"),
+    "swap_monitor_code": ("integrity", "call", "rebind __code__"),
+    "run_harness_code": ("integrity", "call", "code.__new__"),
+    "spoof_code_file": ("integrity", "call", "another file's name"),
+    "write_outside": ("integrity", "call", "sandbox: the submission tried to write outside its job directory"),
+    # native code and other processes
+    "native_module": ("integrity", "call", "native module"),
+    "poison_triton_cache": ("integrity", "call", "Triton's cache"),
+    "spawn_process": ("integrity", "call", "subprocess.Popen"),
+    "signal_parent": ("integrity", "call", "os.kill"),
+    # blinding the monitors or forging their counts
+    "blind_thread": ("integrity", "call", "start_"),
+    "blind_dispatch": ("integrity", "call", "_DisableTorchDispatch"),
+    "reach_dispatch_mode": ("integrity", "call", "_get_current_dispatch_mode"),
+    "grid_callable_torch": ("integrity", "exe", "torch_fallback"),
+    # natively the GPU trace sees the counted launches ran no Triton kernel; in CPU mode the op monitor
+    # sees the PyTorch work
+    "forge_launch_count": ("integrity", "exe", ("gpu_trace", "torch_fallback")),
 }
 
 MEASURED_CLI = ("import resource, runpy, sys\n"
@@ -76,6 +108,7 @@ def _processes_with(marker: str) -> list[int]:
 def attack_run(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("adversarial")
     Path("/dev/shm", ESCAPE_MARKER).unlink(missing_ok=True)  # left by an unconfined run elsewhere
+    Path("/tmp/kbx-outside-5b1f").unlink(missing_ok=True)
     rows = [{"file": "Activation/relu.py", "predict": _source(name), "sample_id": i} for i, name in enumerate(EXPECTED)]
     rows.append({"file": "Activation/relu.py", "predict": (ROOT / "solutions" / "Activation" / "relu.py").read_text(),
                  "sample_id": len(rows)})
@@ -105,7 +138,7 @@ def test_attack_gets_its_verdict(attack_run, name):
     rec = attack_run["metrics"][list(EXPECTED).index(name)]
     assert rec["verdict"] in (verdict if isinstance(verdict, tuple) else (verdict,)), rec
     detail = rec[stage]["detail"] if stage else rec["call"]["detail"] + rec["exe"]["detail"]
-    assert phrase in detail, detail
+    assert any(p in detail for p in (phrase if isinstance(phrase, tuple) else (phrase,))), detail
     assert not rec["exe_ok"]
 
 
@@ -128,6 +161,7 @@ def test_terminal_output_carries_no_control_characters(attack_run):
 def test_detached_process_dies_and_writes_nothing_outside(attack_run):
     assert attack_run["survivors"] == []
     assert not Path("/dev/shm", ESCAPE_MARKER).exists()
+    assert not Path("/tmp/kbx-outside-5b1f").exists()
 
 
 def test_parent_memory_stays_bounded(attack_run):
@@ -186,6 +220,7 @@ def _alive(pid: int) -> bool:
 
 PERF_ATTACKS = {  # name -> (verdict, phrase in the perf detail)
     "perf_skip_when_timed": ("integrity", "faster_than_roofline"),
+    "perf_wrong_when_timed": ("wrong", "timed repetition"),
     "perf_crash_at_size": ("crashed", "at perf sizes"),
 }
 
@@ -206,6 +241,16 @@ def perf_attack_run(tmp_path_factory):
     return _evaluate(tmp_path_factory.mktemp("adversarial-perf"), PERF_ATTACKS, "--workers", "2")
 
 
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")
+def test_wrong_only_while_timed_is_wrong_on_cpu(tmp_path, monkeypatch):
+    """A timed repetition's result is judged, not only the untimed check call's (the perf protocol
+    in its CPU stand-in, where the forgery works the same way)."""
+    monkeypatch.setenv("KERNELBENCHX_PERF_ON_CPU", "1")
+    rec = _evaluate(tmp_path, ["perf_wrong_when_timed"])[0]
+    assert rec["exe"]["status"] == "ok", rec["exe"]
+    assert rec["verdict"] == "wrong" and "timed repetition" in rec["perf"]["detail"], rec["perf"]
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", list(PERF_ATTACKS))
 def test_perf_forgery_is_not_a_speedup(perf_attack_run, name):
@@ -218,7 +263,10 @@ def test_perf_forgery_is_not_a_speedup(perf_attack_run, name):
 
 # -- monitors blinded in the submission's process, caught by the GPU's own record ----------------
 
-BLINDING = ("blind_thread", "blind_dispatch")
+# name -> what catches it natively: the guard refuses threads and disabled dispatch outright; an
+# explicit redispatch below the Python key passes every in-process monitor and only the GPU sees it.
+BLINDING = {"blind_thread": "guard: the submission may not", "blind_dispatch": "guard: the submission may not",
+            "blind_redispatch": "gpu_trace"}
 
 
 @pytest.fixture(scope="module")
@@ -227,10 +275,11 @@ def blinding_run(tmp_path_factory):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("name", BLINDING)
-def test_pytorch_work_the_monitor_cannot_see_is_seen_on_the_gpu(blinding_run, name):
-    rec = blinding_run[BLINDING.index(name)]
-    assert rec["verdict"] == "integrity" and "gpu_trace" in rec["exe"]["detail"], rec["exe"]
+@pytest.mark.parametrize("name", list(BLINDING))
+def test_pytorch_work_the_monitor_cannot_see_is_caught_natively(blinding_run, name):
+    rec = blinding_run[list(BLINDING).index(name)]
+    assert rec["verdict"] == "integrity", rec
+    assert BLINDING[name] in rec["call"]["detail"] + rec["exe"]["detail"], rec
 
 
 def test_kernel_names_are_classified():
@@ -242,3 +291,4 @@ def test_kernel_names_are_classified():
     own_gemm = "my_gemm_kernel"
     assert library_kernels([fill, copy, "_relu_kernel", own_gemm], ["_relu_kernel", own_gemm]) == []
     assert library_kernels([relu, gemm, own_gemm], [own_gemm]) == [relu, gemm]
+    assert library_kernels([gemm], [gemm]) == [gemm]  # a kernel named like cuBLAS's excuses nothing

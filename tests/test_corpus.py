@@ -28,8 +28,8 @@ EXPECTED = {
     "torch_only": ("integrity", "exe", "no_triton_launch"),
     "trivial_kernel_plus_torch": ("integrity", "exe", "torch_fallback:gelu"),
     "monkeypatch_torch": ("integrity", "call", "monkeypatch: the submission rebinds torch.nn.functional.gelu"),
-    "monkeypatch_compare": ("integrity", "call", "rebinds harness.compare.compare_outputs"),
-    "write_harness_files": ("integrity", "call", "sandbox"),
+    "monkeypatch_compare": ("integrity", "call", "may not open"),   # importing the harness opens its files
+    "write_harness_files": ("integrity", "call", "a file of the harness"),
     "autotune_one_bad_config": ("wrong", "exe", "with config _gelu[BLOCK=256"),
     "kernel_error": ("error", "call", "power of 2"),
     "good_autotuned": ("ok", None, ""),

@@ -10,10 +10,11 @@ candidate's result judged against the reference's: a kernel that is wrong at per
 
 Commands (JSON lines on stdin) and replies (events on the report pipe):
 ``prepare``                      -> ``prepared`` {cases: [{label, describe, estimate_ms, ...}]}
-``time`` {case, side, reps, first} -> ``times`` {ms: [...]}
-``check`` {case, side}            -> ``checked`` (the check-set call, kept in memory)
-``save`` {case, path}              -> ``saved`` (candidate: kept result written to ``path``)
-``judge`` {case, path}             -> ``verdict`` {ok, status, detail} (baseline: judged against ``path``)
+``time`` {case, side, reps, first, keep} -> ``times`` {ms: [...]} (repetition ``keep``'s result is kept)
+``check`` {case, side, timed_rep}  -> ``checked`` (the check-set call, kept in memory; the baseline also
+                                     calls on the inputs of repetition ``timed_rep``)
+``save`` {case, path, which}       -> ``saved`` (candidate: kept result written to ``path``)
+``judge`` {case, path, which}      -> ``verdict`` {ok, status, detail} (baseline: judged against ``path``)
 ``done``                         -> the process exits
 """
 
@@ -30,7 +31,8 @@ import torch
 from harness import protocol
 from harness.compare import judge_call
 from harness.bounded_io import load_tensors
-from harness.invoke import CallRecord, call_case, clone_case, move_like_reference, saved_payload_limit
+from harness.invoke import (CallRecord, argument_storages, call_case, clone_case, detached, move_like_reference,
+                            record_of, saved_payload_limit)
 from harness.perf.roofline import case_dtype
 from harness.perf.timing import EventTimer, estimate_ms
 from harness.task import Task
@@ -103,21 +105,29 @@ class PerfServer:
 
     def __init__(self, task: Task, seed: int, device: str, sides: dict[str, Callable[..., Any]],
                  emit: Callable[..., None], launches: Any = None, trusted: bool = False,
-                 optional: tuple[str, ...] = (), monitor: Callable[[], Any] | None = None) -> None:
+                 optional: tuple[str, ...] = (), monitor: Callable[[], Any] | None = None,
+                 tampered: Callable[[], None] = lambda: None, trace: Callable[[], Any] | None = None) -> None:
         """``launches`` (the candidate's LaunchCounter) tells the timer which streams the
         candidate's kernels ran on; ``monitor`` makes a fresh wrapper-op monitor (a context manager
-        with a ``forbidden`` list) so the check call is watched like exe's calls. A side named in
-        ``optional`` that fails on a case is dropped (and reported) instead of failing the stage."""
+        with a ``forbidden`` list) so the check call is watched like exe's calls, and ``trace`` a
+        GPU kernel trace (``kernels``) around it; ``tampered`` raises if the submission rebound
+        code the server relies on, and runs before every timing or check result is sent. A side
+        named in ``optional`` that fails on a case is dropped (and reported) instead of failing the
+        stage."""
         self.task, self.seed, self.device = task, seed, device
         self.sides, self.emit, self.trusted = dict(sides), emit, trusted
         self.optional = optional
         self.launches = launches
         self.monitor = monitor
+        self.tampered = tampered
+        self.trace = trace
         if launches is not None:
             launches.track_streams = torch.device(device).type == "cuda"
         self.timer = EventTimer(torch.device(device), launches.take_streams if launches is not None else list)
         self.cases: list[RotatingCase] = []
         self._checks: dict[int, CallRecord] = {}
+        self._timed: dict[int, CallRecord] = {}   # per case: one timed repetition's call, kept to be judged
+        self._timed_inputs: dict[int, Case] = {}  # baseline: the inputs of that repetition (custom checks read them)
 
     def serve(self, commands: Iterator[dict]) -> None:
         for command in commands:
@@ -158,12 +168,25 @@ class PerfServer:
                     info["dtype"] = _dtype_of(case.sets[0], output)
                 del output
             described.append(info)
+        self.tampered()
         self.emit(protocol.PREPARED, cases=described)
 
     def _cmd_time(self, command: dict) -> None:
-        case = self.cases[int(command["case"])]
+        """Time repetitions; the one numbered ``keep`` (if in range) is kept for the judge, so what
+        a timed call returns is checked too, not only the untimed check call."""
+        index = int(command["case"])
+        case = self.cases[index]
         fn = self.sides[command["side"]]
-        ms = self.timer.time(lambda: case.call(fn), case.loader(), int(command["reps"]), int(command.get("first", 0)))
+        keep = command.get("keep")
+        storages = argument_storages(case.buffers)
+
+        def after(rep: int, output: Any) -> None:
+            if rep == keep:
+                self._timed[index] = detached(record_of(output, case.buffers, storages))
+
+        ms = self.timer.time(lambda: case.call(fn), case.loader(), int(command["reps"]), int(command.get("first", 0)),
+                             after)
+        self.tampered()
         self.emit(protocol.TIMES, ms=ms)
 
     def _cmd_check(self, command: dict) -> None:
@@ -171,6 +194,11 @@ class PerfServer:
         the GPU); ``save`` / ``judge`` move it off the GPU afterwards."""
         index = int(command["case"])
         case = self.cases[index]
+        if self.trusted and command.get("timed_rep") is not None:  # the reference for the kept timed call
+            rep = int(command["timed_rep"])
+            case.loader()(rep)
+            self._timed[index] = detached(call_case(self.sides[command["side"]], case.buffers))
+            self._timed_inputs[index] = case.sets[rep % len(case.sets)]
         case.load(CHECK_SET)
         if self.trusted:
             self._checks[index] = call_case(self.sides[command["side"]], case.buffers)
@@ -178,37 +206,54 @@ class PerfServer:
             self.emit(protocol.CHECKED)
             return
         monitor = self.monitor()
+        trace = self.trace() if self.trace else None
         before = self.launches.count
-        with monitor:
-            record = call_case(self.sides[command["side"]], case.buffers)
-        self.timer.sync()
+        if trace:
+            self.timer.sync()  # the input copies finish before the trace starts
+            trace.__enter__()
+        try:
+            with monitor:
+                record = call_case(self.sides[command["side"]], case.buffers)
+            self.tampered()
+            self.timer.sync()
+        finally:
+            if trace:
+                trace.__exit__(None, None, None)
+        kernels = {"gpu_kernels": trace.kernels} if trace else {}
         if monitor.forbidden or self.launches.count == before:
             why = (f"the wrapper ran PyTorch compute ({', '.join(sorted(set(monitor.forbidden))[:4])})"
                    if monitor.forbidden else "no Triton kernel was launched")
             self.emit(protocol.CHECKED, integrity=f"at perf size, case {case.check_case.describe()}: {why}")
             return
         self._checks[index] = record
-        self.emit(protocol.CHECKED)
+        self.emit(protocol.CHECKED, **kernels)
+
+    def _kept(self, command: dict) -> dict[int, CallRecord]:
+        return self._timed if command.get("which") == protocol.TIMED_RESULT else self._checks
 
     def _cmd_save(self, command: dict) -> None:
-        """Candidate: write the kept check-set result for the parent's judge."""
-        record = self._checks.pop(int(command["case"]))
+        """Candidate: write a kept result (the check call's, or ``which: timed`` the kept timed
+        repetition's) for the parent's judge."""
+        record = self._kept(command).pop(int(command["case"]))
         torch.save(map_tensors(record.to_payload(), torch.Tensor.cpu), command["path"])
         self.emit(protocol.SAVED)
 
     def _cmd_judge(self, command: dict) -> None:
-        """Baseline: judge the candidate's saved check-set result against the kept reference."""
+        """Baseline: judge the candidate's saved result against the kept reference for the same inputs."""
         index = int(command["case"])
-        reference = self._checks.pop(index)
-        self.emit(protocol.VERDICT, **_judge_saved(self.task, self.cases[index], reference, Path(command["path"])))
+        reference = self._kept(command).pop(index)
+        timed = command.get("which") == protocol.TIMED_RESULT
+        inputs = self._timed_inputs.pop(index) if timed else self.cases[index].check_case
+        self.emit(protocol.VERDICT, **_judge_saved(self.task, inputs, reference, Path(command["path"])))
 
 
 def _dtype_of(case: Case, output: Any) -> str:
     return case_dtype(tensor_leaves(list(case.args) + list(case.kwargs.values()) + [output]))
 
 
-def _judge_saved(task: Task, case: RotatingCase, reference: CallRecord, path: Path) -> dict:
-    """Judge the candidate's check-set result (a file it wrote) against the reference's."""
+def _judge_saved(task: Task, inputs: Case, reference: CallRecord, path: Path) -> dict:
+    """Judge a result the candidate saved (a file it wrote) against the reference's for the same
+    ``inputs`` (what a custom check reads besides the outputs)."""
     try:
         payload = load_tensors(path, saved_payload_limit([reference]))
         candidate = move_like_reference(payload, reference)
@@ -217,11 +262,11 @@ def _judge_saved(task: Task, case: RotatingCase, reference: CallRecord, path: Pa
     finally:
         path.unlink(missing_ok=True)
     try:
-        msg = judge_call(candidate, reference, task.tolerances, task.custom_check, case.check_case)
+        msg = judge_call(candidate, reference, task.tolerances, task.custom_check, inputs)
     except Exception as exc:  # noqa: BLE001 - whatever the candidate returned broke the comparison
         return {"ok": False, "status": INTEGRITY, "detail": f"perf check result could not be judged ({type(exc).__name__}: {str(exc)[:300]})"}
     if msg:
-        return {"ok": False, "status": WRONG, "detail": f"at perf size, case {case.check_case.describe()}: {msg}"}
+        return {"ok": False, "status": WRONG, "detail": f"at perf size, case {inputs.describe()}: {msg}"}
     return {"ok": True}
 
 

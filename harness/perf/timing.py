@@ -105,11 +105,13 @@ class EventTimer:
         if self.on_gpu:
             self._sync(self.device)
 
-    def time(self, fn: Callable[[], Any], prepare: Callable[[int], None], reps: int, first: int = 0) -> list[float]:
+    def time(self, fn: Callable[[], Any], prepare: Callable[[int], None], reps: int, first: int = 0,
+             after: Callable[[int, Any], None] = lambda rep, result: None) -> list[float]:
         """Milliseconds of ``fn()`` for repetitions ``first .. first+reps-1``; ``prepare(i)`` runs
-        untimed before repetition ``i`` (loads its inputs)."""
+        untimed before repetition ``i`` (loads its inputs), ``after(i, result)`` untimed after it
+        (with the device idle)."""
         if not self.on_gpu:
-            return self._time_on_host(fn, prepare, reps, first)
+            return self._time_on_host(fn, prepare, reps, first, after)
         times = []
         self.sync()
         current = self._current_stream(self.device)
@@ -117,10 +119,12 @@ class EventTimer:
         for i in range(first, first + reps):
             cycles = self._spin_cycles
             for _ in range(REMEASURE_ATTEMPTS):
-                ms, issue_ms, spin_ms = self._one_repetition(fn, prepare, i, current, cycles)
+                ms, issue_ms, spin_ms, result = self._one_repetition(fn, prepare, i, current, cycles)
                 if self._sleep is None or issue_ms <= spin_ms or cycles >= MAX_SPIN_CYCLES:
                     break
                 cycles = self._cycles_lasting(2.0 * issue_ms, cycles, spin_ms)
+            after(i, result)
+            del result
             times.append(ms)
             # The next repetition's spin lasts twice this one's issue time: a wrapper that is always slow
             # to issue is measured again once, not every time; a one-off delay lengthens no later spin.
@@ -128,9 +132,9 @@ class EventTimer:
         return times
 
     def _one_repetition(self, fn: Callable[[], Any], prepare: Callable[[int], None], i: int, current: Any,
-                        spin_cycles: int) -> tuple[float, float, float]:
-        """GPU milliseconds of one call, the host milliseconds it took to issue it, and the GPU
-        milliseconds of the spin before it."""
+                        spin_cycles: int) -> tuple[float, float, float, Any]:
+        """GPU milliseconds of one call, the host milliseconds it took to issue it, the GPU
+        milliseconds of the spin before it, and what the call returned."""
         prepare(i)
         self._flush()
         spun = self._event(enable_timing=True)
@@ -142,7 +146,7 @@ class EventTimer:
         for stream in self._known_streams:
             stream.wait_event(start)  # side-stream work may not start before the clock does
         issued = time.perf_counter()
-        fn()
+        result = fn()
         issue_ms = (time.perf_counter() - issued) * 1e3
         ends = [self._event(enable_timing=True)]
         ends[0].record()
@@ -151,7 +155,7 @@ class EventTimer:
             end.record(stream)
             ends.append(end)
         self.sync()
-        return max(start.elapsed_time(end) for end in ends), issue_ms, spun.elapsed_time(start)
+        return max(start.elapsed_time(end) for end in ends), issue_ms, spun.elapsed_time(start), result
 
     @staticmethod
     def _cycles_lasting(target_ms: float, cycles: int, spin_ms: float) -> int:
@@ -165,13 +169,15 @@ class EventTimer:
         return streams
 
     @staticmethod
-    def _time_on_host(fn: Callable[[], Any], prepare: Callable[[int], None], reps: int, first: int) -> list[float]:
+    def _time_on_host(fn: Callable[[], Any], prepare: Callable[[int], None], reps: int, first: int,
+                      after: Callable[[int, Any], None]) -> list[float]:
         times = []
         for i in range(first, first + reps):
             prepare(i)
             start = time.perf_counter()
-            fn()
+            result = fn()
             times.append((time.perf_counter() - start) * 1e3)
+            after(i, result)
         return times
 
 

@@ -20,8 +20,12 @@ MAX_DETAIL_CHARS = 4000  # of a worker's error text
 # PyTorch or the libraries it calls; those that only move or fill memory are what a wrapper may run.
 LIBRARY_KERNEL_MARKERS = ("at::native::", "at::cuda::", "cublas", "cudnn", "cutlass", "gemm", "nvjet", "xmma",
                           "cub::", "thrust::")
+# Markers no Triton kernel of a submission has reason to carry in its name: naming one's kernel
+# after a library kernel does not excuse that library kernel ("gemm" alone is a common name).
+LIBRARY_ONLY_MARKERS = tuple(m for m in LIBRARY_KERNEL_MARKERS if m != "gemm")
 DATA_MOVEMENT_MARKERS = ("copy", "Copy", "FillFunctor", "fill", "zero", "arange", "range_factory")
-RECORD_KEYS = frozenset({"case", "config", "launches", "torch_ops", "output", "args_after", "kwargs_after", "aliases"})
+PAYLOAD_KEYS = frozenset({"case", "config", "output", "args_after", "kwargs_after", "aliases"})
+MAX_NAMES = 64           # kernel or op names in one list of a worker's facts
 
 
 def _not_run(reason: str) -> StageResult:
@@ -59,7 +63,7 @@ def judge_worker(task: Task, outcome: WorkerOutcome, cases: list[Case], expected
     configs = report.get("configs") or [""]
     if not isinstance(configs, list) or not 0 < len(configs) <= MAX_CONFIGS:
         return StageResult(OK), StageResult(INTEGRITY, f"protocol: the worker reported {len(configs) if isinstance(configs, list) else 'no list of'} autotune configs (at most {MAX_CONFIGS})")
-    return StageResult(OK), judge_outputs(task, cases, expected, job_dir, [str(c)[:300] for c in configs])
+    return StageResult(OK), judge_outputs(task, cases, expected, job_dir, [str(c)[:300] for c in configs], report)
 
 
 def _failed_at(stage: str | None, result: StageResult) -> tuple[StageResult, StageResult]:
@@ -69,28 +73,36 @@ def _failed_at(stage: str | None, result: StageResult) -> tuple[StageResult, Sta
 
 
 def judge_outputs(task: Task, cases: list[Case], expected: list[CallRecord], job_dir: Path,
-                  configs: list[str]) -> StageResult:
-    """exe: integrity (Triton did the work) and numerics, for every case under every config."""
+                  configs: list[str], report: dict) -> StageResult:
+    """exe: integrity (Triton did the work) and numerics, for every case under every config. The
+    facts come from the worker's signed report; the tensors from ``outputs.pt``, whose SHA-256 the
+    report names."""
+    facts = _facts(report.get("facts"), len(cases), len(configs))
+    if isinstance(facts, str):
+        return StageResult(INTEGRITY, f"worker report malformed: {facts}")
     try:
-        records = load_tensors(job_dir / protocol.OUTPUTS_FILE, saved_payload_limit(expected, copies=len(configs)))
+        payloads = load_tensors(job_dir / protocol.OUTPUTS_FILE, saved_payload_limit(expected, copies=len(configs)),
+                                sha256=str(report.get("outputs_sha256", "")))
     except Exception as exc:  # noqa: BLE001 - a submission may have tampered with the file
         return StageResult(INTEGRITY, f"worker outputs unreadable ({type(exc).__name__}: {str(exc)[:300]})")
-    problem = _malformed(records, len(cases), len(configs))
+    problem = _malformed(payloads, len(cases), len(configs))
     if problem:
         return StageResult(INTEGRITY, f"worker outputs malformed: {problem}")
-    for rec in records:
-        index, cfg = rec["case"], rec["config"]
+    triton_names = names_in(report.get("triton_kernels"))
+    for index, cfg, launches, torch_ops, gpu_runs in facts:
         where = _where(cases, index, configs, cfg)
-        if rec["launches"] == 0 and _has_work(cases[index], expected[index]):
+        if launches == 0 and _has_work(cases[index], expected[index]):
             return StageResult(INTEGRITY, f"no_triton_launch - no Triton kernel was launched in {where}")
-        if rec["torch_ops"]:
-            ops = ", ".join(rec["torch_ops"][:4])
-            return StageResult(INTEGRITY, f"torch_fallback:{rec['torch_ops'][0]} - the wrapper ran PyTorch compute ({ops}) in {where}")
-        library = library_kernels(rec.get("gpu_kernels", []), rec.get("triton_kernels", []))
+        if gpu_runs is not None and _has_work(cases[index], expected[index]) and not triton_kernels_ran(gpu_runs):
+            return StageResult(INTEGRITY, f"gpu_trace - {launches} Triton launch(es) counted, but the GPU ran no "
+                                          f"kernel other than PyTorch's in {where}")
+        if torch_ops:
+            return StageResult(INTEGRITY, f"torch_fallback:{torch_ops[0]} - the wrapper ran PyTorch compute ({', '.join(torch_ops[:4])}) in {where}")
+        library = library_kernels(list(gpu_runs or {}), triton_names)
         if library:
             return StageResult(INTEGRITY, f"gpu_trace - the GPU ran PyTorch/library compute kernels during the call "
                                           f"({'; '.join(k[:100] for k in library[:2])}) in {where}")
-    for rec in records:
+    for rec in payloads:
         index, cfg = rec["case"], rec["config"]
         ref = expected[index]
         try:
@@ -109,31 +121,74 @@ def _where(cases: list[Case], index: int, configs: list[str], config: int) -> st
 
 def library_kernels(kernels: list[str], triton_names: list[str]) -> list[str]:
     """The kernels among ``kernels`` that are PyTorch's or a library's compute, not the
-    submission's Triton kernels (named after its ``@triton.jit`` functions) nor data movement."""
-    own = set(triton_names)
-    return [k for k in kernels if k not in own and any(m in k for m in LIBRARY_KERNEL_MARKERS)
-            and not any(m in k for m in DATA_MOVEMENT_MARKERS)]
+    submission's Triton kernels (named after its ``@triton.jit`` functions; a name that looks like
+    a library kernel's excuses nothing) nor data movement."""
+    own = {n for n in triton_names if not any(m in n for m in LIBRARY_ONLY_MARKERS)}
+    return [k for k in kernels if k not in own and _library_named(k) and not _data_movement(k)]
+
+
+def triton_kernels_ran(runs: dict[str, int]) -> int:
+    """How many of the traced kernel runs were Triton kernels (whatever the submission named them):
+    a Triton kernel runs under its Python function's name, where PyTorch's and CUDA libraries'
+    kernels carry C++ signatures, mangled names or a library's naming."""
+    return sum(count for name, count in runs.items()
+               if name.isidentifier() and not name.startswith("_Z") and not _library_named(name))
+
+
+def _library_named(name: str) -> bool:
+    return any(m in name for m in LIBRARY_KERNEL_MARKERS)
+
+
+def _data_movement(name: str) -> bool:
+    return any(m in name for m in DATA_MOVEMENT_MARKERS)
+
+
+def names_in(value: object) -> list[str]:
+    """A list of names from a worker's event (anything else counts as none)."""
+    if isinstance(value, list) and all(isinstance(n, str) for n in value):
+        return [n[:300] for n in value[:MAX_NAMES]]
+    return []
+
+
+def _facts(value: object, n_cases: int, n_configs: int) -> list[tuple] | str:
+    """The per-call facts of a worker's report (``[case, config, launches, torch_ops, gpu_runs]``
+    each, one per case and config; ``gpu_runs`` maps each traced GPU kernel to how often it ran,
+    ``None`` off the GPU), or why they are not that."""
+    if not isinstance(value, list) or len(value) != n_cases * n_configs:
+        return f"expected facts for {n_cases * n_configs} calls"
+    facts, seen = [], set()
+    for item in value:
+        if not (isinstance(item, list) and len(item) == 5):
+            return "a call's facts have the wrong shape"
+        case, config, launches, ops, runs = item
+        if not (type(case) is int and type(config) is int and 0 <= case < n_cases and 0 <= config < n_configs):
+            return "a call names no case of this task"
+        if not (type(launches) is int and launches >= 0):
+            return "a launch count is not a count"
+        if not (isinstance(ops, list) and all(isinstance(n, str) for n in ops)):
+            return "the list of wrapper ops is not one"
+        if runs is not None and not (isinstance(runs, dict) and len(runs) <= MAX_NAMES
+                                     and all(type(c) is int and c > 0 for c in runs.values())):
+            return "the GPU kernel counts are not counts"
+        seen.add((case, config))
+        facts.append((case, config, launches, [n[:200] for n in ops[:MAX_NAMES]],
+                      None if runs is None else {str(k)[:300]: c for k, c in runs.items()}))
+    if len(seen) != len(facts):
+        return "a call is reported twice"
+    return facts
 
 
 def _malformed(records: object, n_cases: int, n_configs: int) -> str | None:
-    """Why the loaded records are not what the worker protocol produces (``None`` if they are)."""
+    """Why the loaded payloads are not what the worker protocol produces (``None`` if they are)."""
     if not isinstance(records, list) or len(records) != n_cases * n_configs:
         return f"expected {n_cases * n_configs} records"
     seen = set()
     for rec in records:
-        if not isinstance(rec, dict) or not RECORD_KEYS <= set(rec):
+        if not isinstance(rec, dict) or not PAYLOAD_KEYS <= set(rec):
             return "a record lacks its fields"
-        case, config, launches, ops = rec["case"], rec["config"], rec["launches"], rec["torch_ops"]
+        case, config = rec["case"], rec["config"]
         if not (type(case) is int and type(config) is int and 0 <= case < n_cases and 0 <= config < n_configs):
             return "a record names no case of this task"
-        if not (type(launches) is int and launches >= 0):
-            return "a launch count is not a count"
-        if not (isinstance(ops, (list, tuple)) and all(isinstance(o, str) for o in ops)):
-            return "the wrapper-op list is not a list of names"
-        for key in ("gpu_kernels", "triton_kernels"):
-            names = rec.get(key, [])
-            if not (isinstance(names, (list, tuple)) and all(isinstance(n, str) for n in names)):
-                return f"the {key} list is not a list of names"
         if not (isinstance(rec["aliases"], (list, tuple)) and isinstance(rec["args_after"], (list, tuple))
                 and isinstance(rec["kwargs_after"], dict)):
             return "a call record has the wrong shape"

@@ -12,6 +12,7 @@ candidate's check results are judged against the reference's by the baseline pro
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from pathlib import Path
@@ -21,10 +22,12 @@ from harness import protocol
 from harness.config import StageLimits
 from harness.perf.timing import reps_per_round
 from harness.protocol import CANDIDATE
+from harness.run.judge import library_kernels, names_in
 from harness.run.process import WorkerProcess
 from harness.verdicts import CRASHED, ERROR, HARNESS_ERROR, INTEGRITY, OK, TIMEOUT, WRONG, StageResult
 
 ROUNDS = 5
+_KEPT_REP = random.SystemRandom()  # which timed call is judged: nothing the candidate can predict
 
 
 class PerfFailure(Exception):
@@ -107,20 +110,22 @@ def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[d
         estimates = {CANDIDATE: cand["estimate_ms"][CANDIDATE], **base["estimate_ms"]}
         samples: dict[str, list[float]] = {side: [] for side in estimates}
         reps = {side: reps_per_round(ms) for side, ms in estimates.items()}
+        kept = _KEPT_REP.randrange(ROUNDS * reps[CANDIDATE])  # the timed call whose result is judged
         for round_index in range(ROUNDS):
             order = list(estimates) if round_index % 2 == 0 else list(reversed(estimates))
             for side in order:
                 samples[side] += _time_side(candidate, baseline, index, side, reps[side],
-                                            round_index * reps[side], deadline)
-        _check_call(candidate, baseline, index, deadline)
+                                            round_index * reps[side], deadline, keep=kept)
+        _check_call(candidate, baseline, index, deadline, kept)
         cases.append({**base, "candidate_first_call_s": cand["first_call_s"][CANDIDATE], "samples_ms": samples})
     return {"cases": cases, "rounds": ROUNDS}
 
 
 def _time_side(candidate: WorkerProcess, baseline: WorkerProcess, case: int, side: str, reps: int,
-               first: int, deadline: float) -> list[float]:
+               first: int, deadline: float, keep: int | None = None) -> list[float]:
     command = {"cmd": protocol.CMD_TIME, "case": case, "side": side, "reps": reps, "first": first}
     if side == CANDIDATE:
+        command["keep"] = keep
         event = candidate.request(command, protocol.TIMES, deadline)
         if event is None or event.get("event") != protocol.TIMES:
             raise _candidate_failed(candidate, event, f"timing case {case}")
@@ -135,29 +140,36 @@ def _time_side(candidate: WorkerProcess, baseline: WorkerProcess, case: int, sid
     return [float(x) for x in event["ms"]]
 
 
-def _check_call(candidate: WorkerProcess, baseline: WorkerProcess, case: int, deadline: float) -> None:
+def _check_call(candidate: WorkerProcess, baseline: WorkerProcess, case: int, deadline: float, kept: int) -> None:
     event = candidate.request({"cmd": protocol.CMD_CHECK, "case": case, "side": CANDIDATE}, protocol.CHECKED, deadline)
     if event is None or event.get("event") != protocol.CHECKED:
         raise _candidate_failed(candidate, event, f"check call of case {case}")
     if event.get("integrity"):
         raise PerfFailure(StageResult(INTEGRITY, str(event["integrity"])))
-    event = baseline.request({"cmd": protocol.CMD_CHECK, "case": case, "side": protocol.EAGER}, protocol.CHECKED,
-                             deadline)
+    report = candidate.outcome.report or {}
+    library = library_kernels(names_in(event.get("gpu_kernels")), names_in(report.get("triton_kernels")))
+    if library:
+        raise PerfFailure(StageResult(INTEGRITY, f"gpu_trace - at perf size, case {case}: the GPU ran PyTorch/library "
+                                                 f"compute kernels during the check call ({'; '.join(k[:100] for k in library[:2])})"))
+    event = baseline.request({"cmd": protocol.CMD_CHECK, "case": case, "side": protocol.EAGER, "timed_rep": kept},
+                             protocol.CHECKED, deadline)
     if event is None or event.get("event") != protocol.CHECKED:
         raise _baseline_failed(baseline, event, f"reference check call of case {case}")
 
 
 def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int, job_dir: Path,
                   deadline: float) -> None:
-    """After the GPU is released: the candidate's check-set results are judged by the baseline."""
+    """After the GPU is released: the candidate's results on the check set and of its kept timed
+    repetition are judged by the baseline."""
     for case in range(cases):
-        path = job_dir / f"perf_check_{case}.pt"
-        event = candidate.request({"cmd": protocol.CMD_SAVE, "case": case, "path": str(path)}, protocol.SAVED, deadline)
-        if event is None or event.get("event") != protocol.SAVED:
-            raise _candidate_failed(candidate, event, f"saving the check result of case {case}")
-        verdict = baseline.request({"cmd": protocol.CMD_JUDGE, "case": case, "path": str(path)}, protocol.VERDICT,
-                                   deadline)
-        if verdict is None or verdict.get("event") != protocol.VERDICT:
-            raise _baseline_failed(baseline, verdict, f"judging case {case}")
-        if not verdict.get("ok"):
-            raise PerfFailure(StageResult(verdict.get("status", WRONG), str(verdict.get("detail", ""))))
+        for which, what in ((protocol.CHECK_RESULT, "check call"), (protocol.TIMED_RESULT, "timed repetition")):
+            path = job_dir / f"perf_{which}_{case}.pt"
+            command = {"case": case, "path": str(path), "which": which}
+            event = candidate.request({"cmd": protocol.CMD_SAVE, **command}, protocol.SAVED, deadline)
+            if event is None or event.get("event") != protocol.SAVED:
+                raise _candidate_failed(candidate, event, f"saving the {what} result of case {case}")
+            verdict = baseline.request({"cmd": protocol.CMD_JUDGE, **command}, protocol.VERDICT, deadline)
+            if verdict is None or verdict.get("event") != protocol.VERDICT:
+                raise _baseline_failed(baseline, verdict, f"judging the {what} of case {case}")
+            if not verdict.get("ok"):
+                raise PerfFailure(StageResult(verdict.get("status", WRONG), f"{what}: {verdict.get('detail', '')}"))

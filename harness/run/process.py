@@ -74,7 +74,10 @@ class WorkerProcess:
         """Start ``module`` with its files (spec, stdout, stderr) and working directory in ``job_dir``:
         forked by ``zygote`` when one is given and alive, else as a new interpreter."""
         job_file = job_dir / f"{name}.json"
-        job_file.write_text(json.dumps(spec))
+        self._key = protocol.new_event_key()
+        self._seq = 0
+        job_file.write_text(json.dumps({**spec, protocol.EVENT_KEY: self._key}))
+        self._key = self._key.encode()
         self._read_fd, write_fd = os.pipe()
         self.outcome = WorkerOutcome()
         self._buffer = b""
@@ -112,12 +115,9 @@ class WorkerProcess:
                 return None
             if b"\n" in self._buffer:
                 line, self._buffer = self._buffer.split(b"\n", 1)
-                try:
-                    event = json.loads(line)
-                except ValueError:
-                    continue
-                if not isinstance(event, dict):
-                    continue
+                event = self._verified(line)
+                if event is None:
+                    return self._broken("an event line the harness did not sign (written by the submission?)")
                 if event.get("event") == protocol.STAGE and not self._advance(event.get("stage")):
                     continue  # a repeated, backward or unknown stage changes nothing
                 if len(self.outcome.events) < MAX_KEPT_EVENTS:
@@ -141,6 +141,20 @@ class WorkerProcess:
             if self._received > MAX_EVENT_BYTES:
                 return self._broken(f"more than {MAX_EVENT_BYTES} bytes of events")
             self._buffer += chunk
+
+    def _verified(self, line: bytes) -> dict | None:
+        """The event on a signed line that comes next in sequence, else ``None``."""
+        body = protocol.verified_body(self._key, line)
+        if body is None:
+            return None
+        try:
+            event = json.loads(body)
+        except ValueError:
+            return None
+        if not isinstance(event, dict) or event.get(protocol.SEQ) != self._seq + 1:
+            return None
+        self._seq += 1
+        return event
 
     def _advance(self, stage: object) -> bool:
         """Record a stage the worker entered, if it lies ahead of the current one."""

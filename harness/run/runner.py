@@ -201,7 +201,8 @@ class Evaluator:
             spec = {"job_dir": str(job_dir), "task_id": task.id, "seed": self.config.seed,
                     "device": self._worker_device(),
                     "interpret": self.mode == INTERPRETER,
-                    "memory_limit": self.config.memory_limit if self.mode == INTERPRETER else None}
+                    "memory_limit": self.config.memory_limit if self.mode == INTERPRETER else None,
+                    "protected": [str(self._scratch)]}  # other jobs' files (the guard allows its own)
             spec["perf"] = self.perf_enabled
             if self.perf_enabled:
                 spec["file_limit"] = PERF_FILE_LIMIT

@@ -17,10 +17,12 @@ MAX_NAME = 240
 
 class KernelTrace:
     """Context manager: ``kernels`` holds the distinct names of the kernels run inside it (the
-    caller synchronises the device before leaving it, so queued work is included)."""
+    caller synchronises the device before leaving it, so queued work is included) and ``runs`` how
+    many kernels ran under each name."""
 
     def __init__(self) -> None:
         self.kernels: list[str] = []
+        self.runs: dict[str, int] = {}
 
     def __enter__(self) -> "KernelTrace":
         from torch.profiler import ProfilerActivity, profile
@@ -31,8 +33,12 @@ class KernelTrace:
     def __exit__(self, *exc: Any) -> None:
         import torch
         self._profile.__exit__(*exc)
-        names = {e.name for e in self._profile.events() if e.device_type == torch.autograd.DeviceType.CUDA}
-        self.kernels = sorted(n[:MAX_NAME] for n in names if not n.startswith(("Memcpy", "Memset")))[:MAX_KERNELS]
+        runs: dict[str, int] = {}
+        for event in self._profile.events():
+            if event.device_type == torch.autograd.DeviceType.CUDA and not event.name.startswith(("Memcpy", "Memset")):
+                runs[event.name[:MAX_NAME]] = runs.get(event.name[:MAX_NAME], 0) + 1
+        self.kernels = sorted(runs)[:MAX_KERNELS]
+        self.runs = {name: runs[name] for name in self.kernels}
 
 
 def triton_kernel_names(module: ModuleType) -> list[str]:

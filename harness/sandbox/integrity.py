@@ -2,13 +2,13 @@
 
 - :class:`LaunchCounter` counts Triton kernel launches (native ``JITFunction.run``, the interpreter's
   ``InterpretedFunction.run``, and direct launches of a compiled kernel).
-- :class:`TorchOpMonitor` records the ATen ops the submission's wrapper runs *outside* Triton
-  launches. Anything beyond allocation, views, copies and casts is PyTorch doing the work.
-- :func:`api_snapshot` / :func:`changed_apis` detect monkeypatching of torch, triton and harness.
+- :class:`TorchOpMonitor` records the ATen ops the submission's wrapper runs. Anything beyond
+  allocation, views, copies and casts is PyTorch doing the work.
+- :class:`ModuleSnapshot` detects rebinding of any function, class or module of the loaded code.
 
-These run in the submission's own process, so a determined attacker could undo them; they are one
-layer. The verdict itself is decided in the parent, from outputs the submission cannot forge
-without computing them, and the sandbox (see ``sandbox.py``) keeps the harness out of reach.
+They run in the submission's own process; the guard (guard.py) keeps their state out of its reach
+(no frames, no garbage-collector walks, no native access, no rebinding of library types), and on a
+GPU the CUDA trace (gpu_trace.py) checks the same facts from the device's side.
 """
 
 from __future__ import annotations
@@ -131,65 +131,109 @@ class LaunchCounter:
 
 
 class TorchOpMonitor(TorchDispatchMode):
-    """Records ATen ops run outside Triton launches that are not allocation/view/copy/cast."""
+    """Records the ATen ops the wrapper runs that are not allocation/view/copy/cast: on the calling
+    thread, anywhere in the call (Triton's launch path included, where a grid callable or a launch
+    hook is the submission's code). What it consults is bound on the class, which the guard keeps
+    the submission from rebinding; the instance is reachable only through the dispatch-mode stack,
+    whose accessors the guard hands to library code alone."""
 
-    def __init__(self, launches: LaunchCounter, forbid_host_transfer: bool) -> None:
+    ALLOWED = ALLOWED_WRAPPER_OPS
+    TRANSFERS = frozenset({"_to_copy", "copy_", "_copy_from"})
+    Tensor = torch.Tensor
+    as_device = torch.device
+
+    def __init__(self, forbid_host_transfer: bool) -> None:
         super().__init__()
-        self.launches = launches
         self.forbid_host_transfer = forbid_host_transfer
         self.forbidden: list[str] = []
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
-        if not self.launches.in_launch:
-            name = func.overloadpacket.__name__
-            if name not in ALLOWED_WRAPPER_OPS:
-                self.forbidden.append(name)
-            elif self.forbid_host_transfer and name in ("_to_copy", "copy_", "_copy_from") and _crosses_devices(func, args, kwargs):
-                self.forbidden.append(f"{name}(host<->device)")
+        name = func.overloadpacket.__name__
+        if name not in self.ALLOWED:
+            self.forbidden.append(name)
+        elif self.forbid_host_transfer and name in self.TRANSFERS and self.crosses_devices(args, kwargs):
+            self.forbidden.append(f"{name}(host<->device)")
         return func(*args, **kwargs)
 
-
-def _crosses_devices(func, args, kwargs) -> bool:
-    devices = {a.device.type for a in args if isinstance(a, torch.Tensor)}
-    target = kwargs.get("device")
-    if target is not None:
-        devices.add(torch.device(target).type)
-    return len(devices) > 1
+    def crosses_devices(self, args, kwargs) -> bool:
+        devices = {a.device.type for a in args if isinstance(a, self.Tensor)}
+        target = kwargs.get("device")
+        if target is not None:
+            devices.add(self.as_device(target).type)
+        return len(devices) > 1
 
 
 # -- monkeypatch detection ----------------------------------------------------------------
 
-def _watched_namespaces() -> dict[str, Any]:
-    import torch.nn.functional as F
-    import triton
-    import triton.language as tl
-    spaces = {"torch": torch, "torch.nn.functional": F, "torch.Tensor": torch.Tensor,
-              "torch.special": torch.special, "torch.linalg": torch.linalg, "torch.fft": torch.fft,
-              "torch.testing": torch.testing, "torch.cuda": torch.cuda, "triton": triton,
-              "triton.language": tl, "triton.testing": sys.modules.get("triton.testing")}
-    from triton.runtime import jit
-    spaces["triton.runtime.jit.JITFunction"] = jit.JITFunction
-    for name, module in list(sys.modules.items()):
-        if name == "harness" or name.startswith("harness."):
-            spaces[name] = module
-    return {k: v for k, v in spaces.items() if v is not None}
+def _plain_function() -> None:  # its type is FunctionType, without importing types
+    return None
 
 
-def api_snapshot() -> dict[str, int]:
-    """Identity of every public attribute of the watched namespaces."""
-    snap: dict[str, int] = {}
-    for space_name, space in _watched_namespaces().items():
-        attrs = vars(space) if isinstance(space, type) else getattr(space, "__dict__", {})
-        for attr, value in list(attrs.items()):
-            if attr.startswith("_"):  # private state (e.g. torch.cuda._initialized) changes legitimately
+class ModuleSnapshot:
+    """The functions, classes and modules bound in every loaded module (torch, triton, the standard
+    library, builtins, the harness), and the methods of those classes: what the harness's own code
+    calls. A submission that rebinds one of them, or shadows a class's inherited method with one of
+    its own (to steer the harness's bookkeeping, say), is found by :meth:`changed`, which the worker
+    runs after every call before it relies on any of that code. New names in modules are not
+    reported (imports add attributes), nor properties (torch registers some lazily). The check uses
+    only what was bound when the snapshot was taken."""
+
+    KINDS = (type, type(len), type(sys), type(_plain_function), staticmethod, classmethod)
+
+    def __init__(self) -> None:
+        self._entries: list[tuple[Any, str, str, Any]] = []
+        classes: dict[int, tuple[str, type]] = {}
+        for module_name, module in list(sys.modules.items()):
+            namespace = getattr(module, "__dict__", None)
+            if not isinstance(namespace, dict) or module_name.startswith(UNWATCHED_MODULES):
                 continue
-            snap[f"{space_name}.{attr}"] = id(value)
-    return snap
+            for attr, value in list(namespace.items()):
+                if issubclass(type(value), self.KINDS) and not _dunder(attr):
+                    self._entries.append((namespace, attr, module_name, value))
+                    if issubclass(type(value), type):
+                        classes.setdefault(id(value), (f"{module_name}.{attr}", value))
+        self._classes: list[tuple[Any, str, frozenset]] = []
+        for qualname, cls in classes.values():
+            members = type.__dict__["__dict__"].__get__(cls)
+            names = []
+            for attr, value in list(members.items()):
+                if issubclass(type(value), self.KINDS) and attr not in _VOLATILE_CLASS_ATTRS:
+                    self._entries.append((members, attr, qualname, value))
+                    names.append(attr)
+            self._classes.append((members, qualname, frozenset(names)))
+        self._missing = object()
+        self._is_kind = lambda value, issubclass=issubclass, type=type, kinds=self.KINDS: issubclass(type(value), kinds)
+
+    def changed(self, limit: int = 5) -> list[str]:
+        """Names whose binding differs from the snapshot (at most ``limit``)."""
+        found: list[str] = []
+        missing, count = self._missing, 0
+        for namespace, attr, owner, value in self._entries:
+            if namespace.get(attr, missing) is not value:
+                found.append(owner + "." + attr)
+                count += 1
+                if count >= limit:
+                    return found
+        is_kind = self._is_kind
+        for members, owner, names in self._classes:
+            for attr in members:
+                if attr not in names and is_kind(members[attr]):
+                    found.append(owner + "." + attr)
+                    count += 1
+                    if count >= limit:
+                        return found
+        return found
 
 
-def changed_apis(before: dict[str, int]) -> list[str]:
-    """Names whose binding changed (or vanished) since ``before``; new names are not reported
-    (importing a submodule legitimately adds attributes)."""
-    after = api_snapshot()
-    return sorted(name for name, ident in before.items() if after.get(name) != ident)
+_VOLATILE_CLASS_ATTRS = frozenset({"__dict__", "__weakref__", "__doc__", "__module__", "__annotations__"})
+
+
+def _dunder(name: str) -> bool:
+    return name.startswith("__") and name.endswith("__")
+
+
+# The submission's own module, and Triton's language modules: the interpreter rebinds their functions
+# while it runs a kernel, and the harness never calls them itself.
+UNWATCHED_MODULES = ("kbx_submission", "triton.language")
+

@@ -1,10 +1,12 @@
 """The worker: runs ONE untrusted submission in its own process (``python -m harness.sandbox.worker JOB FD``).
 
-Order matters: everything the harness needs (torch, triton, the task, its inputs) is set up first;
-then the process confines itself (confine.py), installs the integrity monitors, and only then
-imports the submission. Facts go back to the parent as events on file descriptor ``FD`` (see
-harness/protocol.py) and tensors in ``outputs.pt`` in the job dir; the parent judges.
-Expected outputs never exist in this process.
+Order matters: everything the harness needs (torch, triton, the task, its inputs, every harness
+module it will use) is set up first; then the process confines itself (confine.py), installs the
+integrity monitors and takes the module snapshot, arms the guard (guard.py) and drops the
+harness's modules from ``sys.modules``, and only then imports the submission. Facts go back to the
+parent as signed events on file descriptor ``FD`` (see harness/protocol.py), the per-call facts in
+the final report, the tensors in ``outputs.pt`` in the job dir; the parent judges. Expected
+outputs never exist in this process.
 """
 
 from __future__ import annotations
@@ -45,21 +47,26 @@ def format_error(exc: BaseException, submission_path: str) -> str:
                    if f.filename == submission_path and (f.lineno, f.name) not in {(g.lineno, g.name) for g in frames}]
     text = "".join(traceback.format_list(frames[-MAX_ERROR_FRAMES:])).replace(submission_path, "<submission>")
     message = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-    if isinstance(exc, PermissionError):
+    if isinstance(exc, PermissionError) and not str(exc).startswith(("guard:", "monkeypatch:")):
         message = f"sandbox: the submission tried to write outside its job directory: {message}"
     return (text + message)[-4000:]
 
 
 def _status_of(exc: BaseException) -> str:
-    """A denied write outside the job dir is the sandbox stopping tampering, not an ordinary error."""
+    """A refused primitive (the guard, a denied write, rebinding found after a call) is the harness
+    stopping tampering, not an ordinary error."""
     if isinstance(exc, PermissionError):
         return INTEGRITY
     return ERROR
 
 
+class Tampering(PermissionError):
+    """The submission rebound functions or classes the harness's own code relies on."""
+
+
 def _prebind_dynamo_wrappers(torch_module: Any) -> None:
     """Importing ``torch._dynamo`` (which a submission may do, e.g. via ``torch.compile``) rebinds
-    ``torch.manual_seed`` to a wrapper, which the API snapshot would report as tampering. Installing
+    ``torch.manual_seed`` to a wrapper, which the module snapshot would report as tampering. Installing
     the same lazy wrapper now has the same effect, and the later import then leaves it alone; this
     costs nothing, where importing ``torch._dynamo`` itself costs seconds per worker."""
     if torch_module.manual_seed is torch_module.random.manual_seed:
@@ -74,10 +81,23 @@ def load_submission(path: Path):
     return module
 
 
+def _protected_paths(job: dict) -> list[Path]:
+    """What the submission must not read: other jobs (the scratch root), the task files, the
+    dataset, golden results, bundled solutions and the metric (the harness package is added by
+    the guard's policy)."""
+    from harness import shipped
+    paths = [Path(p) for p in job.get("protected", [])]
+    paths += [shipped.tasks_dir(), shipped.dataset_dir(), shipped.golden_results_dir(), shipped.metric_dir()]
+    solutions = shipped.golden_results_dir().parent / "solutions"
+    return paths + ([solutions] if solutions.is_dir() else [])
+
+
 def run(job: dict, reporter: EventWriter) -> None:
     job_dir = Path(job["job_dir"])
     submission = job_dir / protocol.SUBMISSION_FILE
     reporter.emit(protocol.STAGE, stage=protocol.SETUP)
+    device = job["device"]
+    on_gpu = device.startswith("cuda")
 
     from harness.sandbox.confine import confine, set_limits
     set_limits(job.get("memory_limit"), **({"file_bytes": job["file_limit"]} if job.get("file_limit") else {}))
@@ -89,19 +109,28 @@ def run(job: dict, reporter: EventWriter) -> None:
     from harness.invoke import call_case, clone_case
     from harness.precision import pin_precision
     from harness.sandbox.autotune import config_count, find_autotuners, pinned_configs
-    from harness.sandbox.integrity import LaunchCounter, TorchOpMonitor, api_snapshot, changed_apis
+    from harness.sandbox.gpu_trace import KernelTrace, triton_kernel_names
+    from harness.sandbox.guard import arm, install_proxies, policy_for, scrub_modules
+    from harness.sandbox.integrity import LaunchCounter, ModuleSnapshot, TorchOpMonitor
     from harness.task import get_task
+    from harness.perf.server import PerfServer, stdin_commands  # nothing is imported once the guard is armed
+    if on_gpu:
+        import torch.profiler  # noqa: F401 - the trace's code is in the snapshot below
 
     pin_precision(torch)
-    device = job["device"]
     task = get_task(job["task_id"])
     cases = task.correctness_cases(job["seed"], device)
-    sync = torch.cuda.synchronize if device.startswith("cuda") else (lambda: None)
+    sync = torch.cuda.synchronize if on_gpu else (lambda: None)
+    policy = policy_for(job_dir, _protected_paths(job))
 
     sandbox = confine(job_dir)
     launches = LaunchCounter()
     launches.install()
-    snapshot = api_snapshot()
+    originals = install_proxies()
+    snapshot = ModuleSnapshot()
+    arm(policy, originals)
+    scrub_modules()
+    sandbox += "+guard"
 
     reporter.emit(protocol.STAGE, stage=protocol.LOAD, sandbox=sandbox)
     try:
@@ -109,10 +138,10 @@ def run(job: dict, reporter: EventWriter) -> None:
     except BaseException as exc:  # noqa: BLE001 - SystemExit / KeyboardInterrupt from a submission too
         reporter.emit(protocol.REPORT, stage=protocol.LOAD, status=_status_of(exc), detail=format_error(exc, str(submission)))
         return
-    patched = changed_apis(snapshot)
+    patched = snapshot.changed()
     if patched:
         reporter.emit(protocol.REPORT, stage=protocol.LOAD, status=INTEGRITY,
-                      detail=f"monkeypatch: the submission rebinds {', '.join(patched[:5])} at import")
+                      detail=f"monkeypatch: the submission rebinds {', '.join(patched)} at import")
         return
     fn = getattr(module, task.entry, None) or getattr(module, ENTRY_ALIAS, None)
     if not callable(fn):
@@ -121,11 +150,10 @@ def run(job: dict, reporter: EventWriter) -> None:
         return
 
     autotuners = find_autotuners(module)
-    on_gpu = device.startswith("cuda")
-    if on_gpu:
-        from harness.sandbox.gpu_trace import KernelTrace, triton_kernel_names
-        triton_names = triton_kernel_names(module)
-    records: list[dict] = []
+    triton_names = triton_kernel_names(module) if on_gpu else []
+    # per call, in the signed report: [case, config, launches, torch_ops, {GPU kernel: times it ran} or None]
+    facts: list[list] = []
+    payloads: list[dict] = []   # the tensors: in outputs.pt
     configs: list[str] = []
     reporter.emit(protocol.STAGE, stage=protocol.CALL, cases=len(cases), configs=config_count(autotuners))
     for index in range(config_count(autotuners)):
@@ -133,7 +161,7 @@ def run(job: dict, reporter: EventWriter) -> None:
             configs.append(pins)
             for case_index, case in enumerate(cases):
                 args = clone_case(case)
-                monitor = TorchOpMonitor(launches, forbid_host_transfer=on_gpu)
+                monitor = TorchOpMonitor(forbid_host_transfer=on_gpu)
                 trace = KernelTrace() if on_gpu else nullcontext()
                 before = launches.count
                 try:
@@ -141,6 +169,7 @@ def run(job: dict, reporter: EventWriter) -> None:
                     with trace:
                         with monitor:
                             record = call_case(fn, args)
+                        _unchanged(snapshot, "during the call")  # before library code runs for the harness
                         sync()  # inside the trace: every kernel the call queued has run
                 except BaseException as exc:  # noqa: BLE001
                     reporter.emit(protocol.REPORT, stage=protocol.CALL if index == 0 else protocol.EXE,
@@ -148,37 +177,55 @@ def run(job: dict, reporter: EventWriter) -> None:
                                   case=case.describe(), config=pins or None,
                                   detail=format_error(exc, str(submission)))
                     return
-                traced = {"gpu_kernels": trace.kernels, "triton_kernels": triton_names} if on_gpu else {}
-                records.append({"case": case_index, "config": index, "launches": launches.count - before,
-                                "torch_ops": sorted(set(monitor.forbidden)), **traced, **record.to_payload()})
+                facts.append([case_index, index, launches.count - before, sorted(set(monitor.forbidden)),
+                              trace.runs if on_gpu else None])
+                payloads.append({"case": case_index, "config": index, **record.to_payload()})
         if index == 0:
             reporter.emit(protocol.STAGE, stage=protocol.EXE)
 
-    patched = changed_apis(snapshot)
+    patched = snapshot.changed()
     if patched or not launches.intact():
         reporter.emit(protocol.REPORT, stage=protocol.EXE, status=INTEGRITY,
-                      detail=f"monkeypatch: the submission rebinds {', '.join(patched[:5]) or 'Triton launch hooks'}")
+                      detail=f"monkeypatch: the submission rebinds {', '.join(patched) or 'Triton launch hooks'}")
         return
-    torch.save(records, job_dir / protocol.OUTPUTS_FILE)
-    reporter.emit(protocol.REPORT, stage=protocol.EXE, status=protocol.RAN, configs=configs, sandbox=sandbox)
+    digest = _save_outputs(payloads, job_dir / protocol.OUTPUTS_FILE)
+    reporter.emit(protocol.REPORT, stage=protocol.EXE, status=protocol.RAN, configs=configs, sandbox=sandbox,
+                  facts=facts, triton_kernels=triton_names, outputs_sha256=digest)
     if job.get("perf"):
-        serve_perf(task, job, fn, launches, reporter, str(submission))
+        server = PerfServer(task, job["seed"], device, {protocol.CANDIDATE: fn}, reporter.emit, launches=launches,
+                            monitor=lambda: TorchOpMonitor(forbid_host_transfer=on_gpu),  # watched like exe's calls
+                            tampered=lambda: _unchanged(snapshot, "during perf"),
+                            trace=KernelTrace if on_gpu else None)
+        serve_perf(server, stdin_commands(), reporter, str(submission))
 
 
-def serve_perf(task: Any, job: dict, fn: Any, launches: Any, reporter: EventWriter, submission: str) -> None:
+def serve_perf(server: Any, commands: Any, reporter: EventWriter, submission: str) -> None:
     """After exe: answer the parent's perf commands (it sends them only if exe passed)."""
-    from harness.perf.server import PerfServer, stdin_commands
-    from harness.sandbox.integrity import TorchOpMonitor
-
-    def watch() -> TorchOpMonitor:  # the check call at perf size is watched like exe's calls
-        return TorchOpMonitor(launches, forbid_host_transfer=job["device"].startswith("cuda"))
-
-    server = PerfServer(task, job["seed"], job["device"], {protocol.CANDIDATE: fn}, reporter.emit,
-                        launches=launches, monitor=watch)
     try:
-        server.serve(stdin_commands())
+        server.serve(commands)
     except BaseException as exc:  # noqa: BLE001 - e.g. out of memory or an illegal access at perf sizes
         reporter.emit(protocol.REPORT, stage=protocol.PERF, status=_status_of(exc), detail=format_error(exc, submission))
+
+
+def _unchanged(snapshot: Any, when: str) -> None:
+    """Raise :class:`Tampering` if the submission rebound code the harness is about to rely on."""
+    patched = snapshot.changed()
+    if patched:
+        raise Tampering(f"monkeypatch: the submission rebinds {', '.join(patched)} {when}")
+
+
+def _save_outputs(payloads: list[dict], path: Path) -> str:
+    """Write the calls' tensors where the parent reads them; returns the file's SHA-256, which the
+    signed report carries (so the parent reads exactly these bytes)."""
+    import hashlib
+    import io
+
+    import torch
+    buffer = io.BytesIO()
+    torch.save(payloads, buffer)
+    data = buffer.getvalue()
+    path.write_bytes(data)
+    return hashlib.sha256(data).hexdigest()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,9 +19,9 @@ def _launch(x, y, approximate):
     if x.numel():
         _gelu[(triton.cdiv(x.numel(), 1024),)](x, y, x.numel(), TANH=approximate == "tanh", BLOCK=1024)
     return y
-import ctypes
+import faulthandler
 
 
 def gelu(input, approximate="none"):
-    ctypes.string_at(0)  # read address 0
+    faulthandler._sigsegv()  # a segmentation fault in C code
     return _launch(input.contiguous(), torch.empty_like(input), approximate)

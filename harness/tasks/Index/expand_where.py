@@ -2,7 +2,7 @@
 
 import torch
 
-from harness.taskdef import Case, Inputs
+from harness.taskdef import Case, Cost, Inputs, numel_bytes
 
 ENTRY = "expand_where"
 SIGNATURE = "expand_where(input, target_sizes, cond, other)"
@@ -21,7 +21,15 @@ tensors may be non-contiguous. The result is a new contiguous float32 tensor; th
 be modified.
 """
 
-FLOPS_PER_ELEMENT = 1
+def cost(case: Case, output) -> Cost:
+    """A lower bound on the traffic: the result written once, the condition read once, and of each
+    value operand only what the condition selects from it (where the condition is True, `other`
+    need not be read at all, and the other way round)."""
+    input, target_sizes, cond, other = case.args
+    chosen = int(cond.expand(output.shape).sum())
+    needed = (min(input.numel(), chosen) * input.element_size()
+              + min(other.numel(), output.numel() - chosen) * other.element_size())
+    return Cost(flops=float(output.numel()), bytes=float(numel_bytes(output) + numel_bytes(cond) + needed))
 
 
 def reference(input, target_sizes, cond, other):

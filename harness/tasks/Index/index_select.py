@@ -53,6 +53,8 @@ def perf_cases(g: Inputs):
 
 
 def cost(case: Case, output) -> Cost:
-    index = case.args[2]
-    # Read the index and the selected slices once, write the output once.
-    return Cost(flops=0.0, bytes=float(numel_bytes(index) + 2 * numel_bytes(output)))
+    input, index = case.args[0], case.args[2]
+    # Read the index once and each selected slice once (a repeated index reads it again only if it
+    # is not cached, so no more than the whole input), write the output once.
+    read = min(numel_bytes(input), numel_bytes(output))
+    return Cost(flops=0.0, bytes=float(numel_bytes(index) + read + numel_bytes(output)))

@@ -61,6 +61,6 @@ def perf_cases(g: Inputs):
 def cost(case: Case, output) -> Cost:
     x, m = case.args
     n = max(x.numel(), m.numel())
-    # Read every input and mask element once (broadcast operands at their full extent), write the output.
-    moved = n * (x.element_size() + m.element_size()) + numel_bytes(output)
+    # Read the input and the mask once each (a broadcast operand at its own size), write the output.
+    moved = numel_bytes(x) + numel_bytes(m) + numel_bytes(output)
     return Cost(flops=float(n), bytes=float(moved))

@@ -74,8 +74,10 @@ def perf_cases(g: Inputs):
 
 
 def cost(case: Case, output) -> Cost:
-    index = case.args[2]
-    # Copy input to the output (read + write), read the index and the used part of src, write
-    # the scattered values.
-    moved = 2 * numel_bytes(output) + numel_bytes(index) + 2 * index.numel() * output.element_size()
+    index, src = case.args[2], case.args[3]
+    # Write the output once; read the index, the src values it selects (at most all of src), and
+    # the input where nothing is scattered (at least the positions the index cannot cover).
+    size = output.element_size()
+    moved = (numel_bytes(output) + numel_bytes(index) + min(src.numel(), index.numel()) * size
+             + max(0, output.numel() - index.numel()) * size)
     return Cost(flops=0.0, bytes=float(moved))

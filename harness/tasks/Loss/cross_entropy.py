@@ -44,7 +44,9 @@ def cost(case: Case, output) -> Cost:
     args = _bind(case)
     x, t, w = args["input"], args["target"], args["weight"]
     # per logit: max, subtract, exp, add; per row a log and the target gather
-    moved = numel_bytes(x) + numel_bytes(t) + numel_bytes(output) + (t.numel() * 4 if w is not None else 0)
+    # the class weights are read at most once each (a gather per target from a cached table)
+    weights = min(numel_bytes(w), t.numel() * w.element_size()) if w is not None else 0
+    moved = numel_bytes(x) + numel_bytes(t) + numel_bytes(output) + weights
     return Cost(flops=4.0 * x.numel(), bytes=float(moved))
 
 
