@@ -18,7 +18,8 @@ from harness.verdicts import JobResult
 
 # Run-level perf figures passed through to the metric dict (see perf/metrics.run_metrics).
 PERF_KEYS = ("perf_rate", "avg_speedup", "geomean_speedup_vs_eager", "geomean_speedup_vs_compile",
-             "fast_0", "fast_1", "fast_1.5", "fast_2", "slower_than_eager")
+             "fast_0", "fast_1", "fast_1.5", "fast_2", "slower_than_eager",
+             "fast_0_core", "fast_1_core", "fast_1.5_core", "fast_2_core")
 QUALITY_KEYS = ("mean_maintainability_index", "mean_cyclomatic_max", "median_sloc")
 
 
@@ -63,7 +64,9 @@ def evaluate_code(predictions: Sequence[str | Sequence[str]], references: Sequen
 
 def metric_dict(summary: dict, results: list[list[JobResult]], references: Sequence[str]) -> dict:
     """The flat dict the ``evaluate`` metric and lm-eval report."""
-    out: dict = {"call_rate": summary["call_rate"], "exe_rate": summary["exe_rate"], "mode": summary["mode"],
+    out: dict = {"call_rate": summary["call_rate"], "exe_rate": summary["exe_rate"],
+                 "exe_core_rate": summary["exe_core_rate"], "case_pass_rate": summary["case_pass_rate"],
+                 "failure_causes": summary["failure_causes"], "mode": summary["mode"],
                  "seed": summary["seed"], "perf": summary["perf"]}
     out.update({k: summary.get(k) for k in PERF_KEYS + QUALITY_KEYS})
     n_samples = [len(r) for r in results]
@@ -78,9 +81,11 @@ def metric_dict(summary: dict, results: list[list[JobResult]], references: Seque
             by_category[r.category or "(invalid)"].append(r)
     for category, rs in sorted(by_category.items()):
         out[f"exe_rate/{category}"] = round(sum(r.correct for r in rs) / len(rs), 4)
+        out[f"exe_core_rate/{category}"] = round(sum(r.correct_core for r in rs) / len(rs), 4)
         out[f"call_rate/{category}"] = round(sum(r.call.ok for r in rs) / len(rs), 4)
     out["results"] = [[{"task_id": r.task_id or ref, "verdict": r.verdict, "call": r.call.status,
-                        "exe": r.exe.status, "perf": r.perf.status, "speedup": r.perf_metrics.get("speedup"),
+                        "exe": r.exe.status, "exe_core": r.correct_core, "case_pass_fraction": round(r.case_pass_fraction, 4),
+                        "perf": r.perf.status, "speedup": r.perf_metrics.get("speedup"),
                         "quality": r.quality,
                         "detail": (r.call.detail if not r.call.ok else r.exe.detail if not r.exe.ok
                                    else r.perf.detail)[-1000:]}

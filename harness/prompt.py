@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from harness.run.submissions import DESCRIPTION_MARKER, ENTRY_MARKER
 from harness.task import Task
+from harness.tiers import (EMPTY_OR_0D, INPLACE_OUT, NAN_INF, NEGATIVE_DIM, NON_CONTIGUOUS, OTHER_DTYPE, OTHER_KWARGS,
+                           case_traits)
 
 RULES = """\
 Rules:
@@ -32,6 +34,26 @@ imports, the Triton kernel(s), and the wrapper `{entry}` defined at top level wi
 above."""
 
 
+# How each edge trait (harness/tiers.py) reads in the contract paragraph of a prompt.
+TRAIT_WORDS = {NON_CONTIGUOUS: "non-contiguous tensors (strided, transposed or broadcast views)",
+               EMPTY_OR_0D: "empty and 0-d tensors", NAN_INF: "NaN and infinite values",
+               INPLACE_OUT: "in-place and `out=` calls", NEGATIVE_DIM: "negative dims",
+               OTHER_DTYPE: "dtypes beyond the core ones", OTHER_KWARGS: "keyword arguments beyond the core ones"}
+
+
+def contract(task: Task) -> str:
+    """One paragraph: what the core cases are, and which edge cases the task's tests add (read from
+    its correctness cases, so it always matches what is checked)."""
+    traits = {t for case in task.correctness_cases(0) for t in case_traits(case, task.module)}
+    edges = [words for trait, words in TRAIT_WORDS.items() if trait in traits]
+    text = ("Tested contract: core cases are contiguous, non-empty tensors with finite values in "
+            "ordinary ranges; they decide the core score.")
+    if edges:
+        text += (" Edge cases decide the strict score and include " + "; ".join(edges)
+                 + ": handle them as PyTorch does (e.g. do not flatten a strided tensor with `.view`).")
+    return text
+
+
 def build_prompt(task: Task) -> str:
     """The full prompt for ``task``."""
     return "\n\n".join([
@@ -39,6 +61,7 @@ def build_prompt(task: Task) -> str:
         f"(KernelBench-X task {task.id}).",
         f"{DESCRIPTION_MARKER}\n{task.description}",
         f"{ENTRY_MARKER}\n{task.signature}\nInput dtypes exercised: {', '.join(task.dtypes)}.",
+        contract(task),
         RULES,
         OUTPUT_FORMAT.format(entry=task.entry),
     ]) + "\n"

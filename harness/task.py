@@ -89,6 +89,14 @@ class Task:
     def source_hash(self) -> str:
         return hashlib.sha256(self.path.read_bytes()).hexdigest()[:16]
 
+    @cached_property
+    def perf_source_hash(self) -> str:
+        """A hash of what a perf timing depends on in the task file: the source of ``perf_cases`` and
+        ``reference`` and of every module-level function, class or value they use (transitively).
+        Golden results stay valid when the rest changes (correctness cases, checks, cost model,
+        description)."""
+        return hashlib.sha256(_source_closure(self.module, ("perf_cases", "reference")).encode()).hexdigest()[:16]
+
     def case_seed(self, seed: int, kind: str) -> int:
         """A per-task seed derived from the run's seed, so tasks do not depend on run order."""
         digest = hashlib.sha256(f"{seed}:{self.id}:{kind}".encode()).digest()
@@ -113,6 +121,34 @@ class Task:
         if fn is None:
             fn = elementwise_cost(getattr(self.module, "FLOPS_PER_ELEMENT", 1))
         return fn(case, output)
+
+
+def _names_used(code: Any) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            names |= _names_used(const)
+    return names
+
+
+def _source_closure(module: ModuleType, roots: tuple[str, ...]) -> str:
+    """The source of ``roots`` in ``module`` and of the module-level names they reach, in a fixed order."""
+    parts: dict[str, str] = {}
+    todo = [name for name in roots if hasattr(module, name)]
+    while todo:
+        name = todo.pop()
+        if name in parts:
+            continue
+        value = getattr(module, name)
+        if getattr(value, "__module__", None) == module.__name__ and (inspect.isfunction(value) or inspect.isclass(value)):
+            parts[name] = inspect.getsource(value)
+            code = getattr(value, "__code__", None)
+            used = _names_used(code) if code else {n for f in vars(value).values() if inspect.isfunction(f)
+                                                   for n in _names_used(f.__code__)}
+            todo += [n for n in used if n in vars(module)]
+        elif not inspect.ismodule(value) and not callable(value):
+            parts[name] = repr(value)[:10_000]
+    return "\n".join(f"{name}:\n{parts[name]}" for name in sorted(parts))
 
 
 def _load_module(path: Path) -> ModuleType:

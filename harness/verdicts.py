@@ -15,6 +15,7 @@ SKIPPED = "skipped"        # not run (`detail` says why)
 HARNESS_ERROR = "harness_error"  # the harness itself failed on this job
 
 STATUSES = (OK, ERROR, TIMEOUT, CRASHED, WRONG, INTEGRITY, SKIPPED, HARNESS_ERROR)
+CORE_TIER, EDGE_TIER = "core", "edge"  # correctness tiers of a task's cases (see harness/tiers.py)
 # A perf stage ending in one of these is the kernel's failure at the perf sizes: the job is not correct.
 KERNEL_PERF_FAILURES = (WRONG, INTEGRITY, ERROR, CRASHED, TIMEOUT)
 # A perf stage ending in one of these makes the job's verdict.
@@ -29,6 +30,16 @@ class StageResult:
     @property
     def ok(self) -> bool:
         return self.status == OK
+
+
+def core_passed(call: StageResult, exe: StageResult, cases: list[dict[str, Any]]) -> bool:
+    """Every core case passed (under every config), and no case broke an integrity rule: what the
+    published benchmark's own tests would call correct."""
+    if call.ok and exe.ok:
+        return True
+    return (call.ok and exe.status in (WRONG, ERROR) and bool(cases)
+            and all(c["status"] == OK for c in cases if c["tier"] == CORE_TIER)
+            and not any(c["status"] == INTEGRITY for c in cases))
 
 
 @dataclass
@@ -49,6 +60,8 @@ class JobResult:
     info: dict[str, Any] = field(default_factory=dict)
     perf_metrics: dict[str, Any] = field(default_factory=dict)  # see perf_metrics.job_metrics
     quality: dict[str, Any] = field(default_factory=dict)  # see quality.code_quality
+    # every case the worker ran: {label, tier, config, status, reason, traits} (see run/judge.py)
+    cases: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def verdict(self) -> str:
@@ -66,12 +79,41 @@ class JobResult:
         harness's baseline process does not count against it."""
         return self.call.ok and self.exe.ok and self.perf.status not in KERNEL_PERF_FAILURES
 
+    @property
+    def core_passed(self) -> bool:
+        """See :func:`core_passed`."""
+        return core_passed(self.call, self.exe, self.cases)
+
+    @property
+    def correct_core(self) -> bool:
+        """Core-correct: :attr:`core_passed`, and not failed at the perf sizes (see :attr:`correct`)."""
+        return self.core_passed and self.perf.status not in KERNEL_PERF_FAILURES
+
+    def case_counts(self) -> dict[str, dict[str, int]]:
+        """``{tier: {"passed": n, "total": n}}`` over the cases the worker ran (all configs)."""
+        counts = {tier: {"passed": 0, "total": 0} for tier in (CORE_TIER, EDGE_TIER)}
+        for case in self.cases:
+            bucket = counts.setdefault(case["tier"], {"passed": 0, "total": 0})
+            bucket["total"] += 1
+            bucket["passed"] += case["status"] == OK
+        return counts
+
+    @property
+    def case_pass_fraction(self) -> float:
+        """Share of the job's cases that passed (0 when none ran: a job that does not load earns nothing)."""
+        total = sum(c["total"] for c in self.case_counts().values())
+        return sum(c["passed"] for c in self.case_counts().values()) / total if total else 0.0
+
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["verdict"] = self.verdict
         data["call_ok"] = self.call.ok
         data["exe_ok"] = self.correct
+        data["exe_core_ok"] = self.correct_core
         data["perf_ok"] = self.perf.ok
+        counts = self.case_counts()
+        data["cases_passed"] = {tier: c["passed"] for tier, c in counts.items()}
+        data["cases_total"] = {tier: c["total"] for tier, c in counts.items()}
         return data
 
     @classmethod
@@ -80,5 +122,6 @@ class JobResult:
                                        "mode", "seconds", "info")}
         fields["perf_metrics"] = data.get("perf_metrics") or {}
         fields["quality"] = data.get("quality") or {}  # journals written before quality signals
+        fields["cases"] = data.get("cases") or []      # journals written before per-case verdicts
         return cls(call=StageResult(**data["call"]), exe=StageResult(**data["exe"]),
                    perf=StageResult(**data["perf"]), **fields)

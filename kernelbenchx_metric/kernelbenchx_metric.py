@@ -32,14 +32,23 @@ Args:
     perf: time the samples that pass exe, on a GPU (default True; ignored without a GPU).
     compile_baseline: also time torch.compile of the reference (default False).
 Returns:
-    call_rate, exe_rate: shares of samples passing call and exe;
+    call_rate, exe_rate: shares of samples passing call and exe (exe: every case of every tier);
+    exe_core_rate: share of samples whose core cases pass (what the published benchmark's tests
+        exercise: contiguous, non-empty, finite inputs) -- comparable with its numbers;
+    case_pass_rate: mean share of a sample's cases that pass (partial credit, a dense reward);
+    failure_causes: {cause: samples} for samples not strictly correct, by what failed first
+        (non_contiguous, empty_or_0d, nan_inf, inplace_out, wrong_values, error, timeout,
+        crashed, integrity:<kind>, ...);
     pass@k: for k in 1, 5, 10 when every reference has at least k samples;
-    exe_rate/<Category>, call_rate/<Category>: the same per category;
+    exe_rate/<Category>, exe_core_rate/<Category>, call_rate/<Category>: the same per category;
     mode, seed, perf: how the verdicts were made;
     perf_rate, avg_speedup (geometric mean vs eager PyTorch, same run), fast_0/1/1.5/2 (share of all
-        samples correct and more than p times faster than eager), slower_than_eager: on a GPU;
+        samples correct and more than p times faster than eager), fast_<p>_core (the same over
+        core-correct samples; perf is timed for every sample whose core cases pass),
+        slower_than_eager: on a GPU;
     mean_maintainability_index, mean_cyclomatic_max, median_sloc: code-quality signals (radon);
-    results: per reference, per sample: task_id, verdict, call, exe, perf, speedup, quality, detail.
+    results: per reference, per sample: task_id, verdict, call, exe, exe_core, case_pass_fraction,
+        perf, speedup, quality, detail.
 Examples:
     >>> import os, evaluate, harness
     >>> os.environ["HF_ALLOW_CODE_EVAL"] = "1"

@@ -254,6 +254,26 @@ def test_golden_needs_a_gpu_and_says_so(tmp_path):
     assert not (tmp_path / "g").exists()
 
 
+def test_golden_results_follow_the_perf_cases_not_the_whole_task_file(tmp_path):
+    """A task's golden results stay valid when its correctness cases, check, cost model or text
+    change, and lapse when what is timed changes: its perf cases, its reference, or a helper of them."""
+    from harness.task import Task, _load_module
+    source = (ROOT / "harness" / "tasks" / "Index" / "expand_where.py").read_text()
+
+    def perf_hash(text: str, name: str) -> str:
+        path = tmp_path / f"{name}.py"
+        path.write_text(text)
+        return Task(category="Index", name=name, path=path, module=_load_module(path)).perf_source_hash
+
+    base = perf_hash(source, "base")
+    assert perf_hash(source.replace('yield Case("size-1"', 'yield Case("size-one"'), "cases_edit") == base
+    assert perf_hash(source.replace("A lower bound on the traffic", "The least traffic"), "cost_edit") == base
+    assert perf_hash(source.replace('"256x16384"', '"256x16385"'), "perf_edit") != base
+    assert perf_hash(source.replace("return torch.where(cond, expanded, other)",
+                                    "return torch.where(cond, expanded, other).clone()"), "reference_edit") != base
+    assert perf_hash(source.replace("return g.uniform(*shape) < p", "return g.uniform(*shape) <= p"), "helper_edit") != base
+
+
 def test_committed_h200_golden_results_cover_every_task_with_provenance():
     from harness.perf.golden import SIDES, GoldenResults
     from harness.task import all_tasks
@@ -267,8 +287,8 @@ def test_committed_h200_golden_results_cover_every_task_with_provenance():
     roofline = json.loads((root / "roofline.json").read_text())
     assert roofline["copy_bytes_per_s"] > 1e12 and set(roofline["matmul_flops_per_s"]) >= {"float16", "float32"}
     measured = {task for run in runs for task in run["tasks"]}
-    # A task file changed since its golden results were measured is not compared with them (its
-    # cases may differ): re-measure it on an H200 (benchmarks/device_perf.sh golden <task>).
+    # A task whose perf cases or reference changed since its golden results were measured is not
+    # compared with them: re-measure it on an H200 (`kernelbenchx golden <task>`).
     stale = [t.id for t in all_tasks().values() if not golden.cases(t) or t.id not in measured]
     assert not stale, f"tasks without current H200 golden results: {stale}"
     for task in all_tasks().values():

@@ -34,7 +34,8 @@ def _result(task_id: str, ok: bool) -> JobResult:
 def test_metric_dict_pass_at_k_and_categories():
     results = [[_result("Activation/gelu.py", True), _result("Activation/gelu.py", False)],
                [_result("Loss/mse_loss.py", False), _result("Loss/mse_loss.py", False)]]
-    summary = {"call_rate": 1.0, "exe_rate": 0.25, "mode": "interpreter", "seed": 0, "perf": "skipped (no GPU)"}
+    summary = {"call_rate": 1.0, "exe_rate": 0.25, "exe_core_rate": 0.25, "case_pass_rate": 0.25,
+               "failure_causes": {"wrong_values": 3}, "mode": "interpreter", "seed": 0, "perf": "skipped (no GPU)"}
     out = metric_dict(summary, results, ["gelu", "mse_loss"])
     assert out["pass@1"] == 0.25
     assert out["exe_rate/Activation"] == 0.5 and out["exe_rate/Loss"] == 0.0

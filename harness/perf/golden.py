@@ -61,8 +61,8 @@ class GoldenResults:
             data = json.loads(file.read_text())
         except (OSError, ValueError):
             return {}
-        if data.get("task_source_sha") != task.source_hash:
-            return {}  # the task file changed since: its cases may differ
+        if data.get("task_perf_sha") != task.perf_source_hash:
+            return {}  # the task's perf cases or reference changed since: not what was measured
         return {c["label"]: {k: c[k] for k in SIDES if c.get(k)} for c in data.get("cases", [])}
 
 
@@ -111,7 +111,7 @@ def write(out: Path, results: list, roofline: dict[str, Any] | None, prov: dict[
             cases.append(row)
         path = out / task.category / f"{task.name}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_json_atomic(path, {"task_id": task.id, "task_source_sha": task.source_hash, "measured": measured,
+        write_json_atomic(path, {"task_id": task.id, "task_perf_sha": task.perf_source_hash, "measured": measured,
                                  "cases": cases})
         written.append(task.id)
     if roofline:

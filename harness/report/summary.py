@@ -2,6 +2,10 @@
 
 Rates are over jobs (samples); ``call_rate``/``exe_rate`` keep upstream's names. Invalid inputs
 (unroutable or unparsable lines) count as failed jobs and are also counted under ``invalid``.
+``exe_rate`` is strict (every case of every tier passes); ``exe_core_rate`` counts jobs whose core
+cases pass (the number comparable with the published benchmark); ``case_pass_rate`` is the mean
+share of a job's cases that pass (partial credit); ``failure_causes`` counts the jobs that are not
+strictly correct by what failed first (see :func:`failure_cause`).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from harness.config import INTERPRETER
 from harness.files import write_json_atomic
 from harness.perf.metrics import run_metrics
 from harness.report.quality import run_quality
-from harness.verdicts import JobResult
+from harness.verdicts import ERROR, INTEGRITY, OK, WRONG, JobResult
 
 INVALID_CATEGORY = "(invalid)"
 
@@ -24,16 +28,56 @@ def _rates(results: list[JobResult]) -> dict[str, Any]:
     n = len(results)
     calls = sum(r.call.ok for r in results)
     exes = sum(r.correct for r in results)
+    cores = sum(r.correct_core for r in results)
     verdicts: dict[str, int] = defaultdict(int)
+    causes: dict[str, int] = defaultdict(int)
     for r in results:
         verdicts[r.verdict] += 1
-    return {"jobs": n, "call_pass": calls, "exe_pass": exes,
-            "call_rate": round(calls / n, 4) if n else 0.0, "exe_rate": round(exes / n, 4) if n else 0.0,
-            "verdicts": dict(sorted(verdicts.items()))}
+        if not r.correct:
+            causes[failure_cause(r)] += 1
+    rate = lambda k: round(k / n, 4) if n else 0.0  # noqa: E731
+    return {"jobs": n, "call_pass": calls, "exe_pass": exes, "exe_core_pass": cores,
+            "call_rate": rate(calls), "exe_rate": rate(exes), "exe_core_rate": rate(cores),
+            "case_pass_rate": round(sum(r.case_pass_fraction for r in results) / n, 4) if n else 0.0,
+            "verdicts": dict(sorted(verdicts.items())), "failure_causes": dict(sorted(causes.items()))}
+
+
+def failure_cause(result: JobResult) -> str:
+    """Why a job is not strictly correct, as one taxonomy key: ``integrity:<kind>`` (e.g.
+    ``integrity:torch_fallback``, ``integrity:guard``), ``timeout``, ``crashed``, ``error``, or, for
+    a case that raised or was wrong, the trait of its inputs that made it an edge case
+    (``non_contiguous``, ``empty_or_0d``, ``nan_inf``, ``inplace_out``, ``negative_dim``, ...) or
+    ``wrong_values`` / ``error`` on a core case; ``perf:<status>`` when only the perf sizes failed."""
+    stage = next((s for s in (result.call, result.exe) if not s.ok), None)
+    if stage is None:
+        return f"perf:{result.perf.status}"
+    if stage.status == INTEGRITY:
+        return f"integrity:{_integrity_kind(stage.detail)}"
+    first = next((c for c in result.cases if c["status"] != OK), None)
+    if stage.status in (WRONG, ERROR) and first is not None:
+        if first["status"] == INTEGRITY:
+            return f"integrity:{_integrity_kind(first['reason'])}"
+        if first["traits"]:
+            return first["traits"][0]
+        return "wrong_values" if first["status"] == WRONG else ERROR
+    return stage.status
+
+
+def _integrity_kind(detail: str) -> str:
+    text = detail.strip()
+    for kind in ("torch_fallback", "no_triton_launch", "gpu_trace", "faster_than_roofline", "monkeypatch",
+                 "guard", "protocol", "sandbox"):
+        if kind in text:
+            return kind
+    return "other"
 
 
 def _perf(results: list[JobResult]) -> dict[str, Any]:
-    return run_metrics([(r.perf.ok, r.perf_metrics) for r in results])
+    """Perf aggregates: ``fast_p`` and friends over strictly correct jobs, ``fast_p_core`` over
+    core-correct ones (perf is timed for every job whose core cases pass)."""
+    strict = run_metrics([(r.perf.ok and r.correct, r.perf_metrics) for r in results])
+    core = run_metrics([(r.perf.ok and r.correct_core, r.perf_metrics) for r in results])
+    return {**strict, **{f"{k}_core": v for k, v in core.items() if k.startswith("fast_")}}
 
 
 def _quality(results: list[JobResult]) -> dict[str, Any]:

@@ -24,16 +24,20 @@ def format_table(summary: dict[str, Any], results: list[JobResult], max_failures
     perf_head = f"{'timed':>7}{'speedup':>9}" + "".join(f"{'fast_' + format(p, 'g'):>9}" for p in FAST_P) if timed else ""
 
     def row(name: str, r: dict) -> str:
-        line = f"{name:<16}{r['jobs']:>6}{r['call_rate']:>8.0%}{r['exe_rate']:>8.0%}"
+        line = (f"{name:<16}{r['jobs']:>6}{r['call_rate']:>8.0%}{r['exe_rate']:>8.0%}"
+                f"{r['exe_core_rate']:>10.0%}{r['case_pass_rate']:>8.0%}")
         if timed:
             speedup = f"{r['geomean_speedup_vs_eager']:.2f}x" if r.get("geomean_speedup_vs_eager") else "-"
             line += f"{r['perf_jobs']:>7}{speedup:>9}" + "".join(f"{r['fast_' + format(p, 'g')]:>9.0%}" for p in FAST_P)
         return line
-    lines = [f"{'category':<16}{'jobs':>6}{'call':>8}{'exe':>8}" + perf_head]
+    lines = [f"{'category':<16}{'jobs':>6}{'call':>8}{'exe':>8}{'exe_core':>10}{'cases':>8}" + perf_head]
     for cat, r in summary["per_category"].items():
         lines.append(row(cat, r))
     lines.append(row("all", summary))
     lines.append(f"mode: {summary['mode']} ({summary['verdict_note']}); perf: {summary['perf']}; seed {summary['seed']}")
+    if summary.get("failure_causes"):
+        causes = ", ".join(f"{k} {v}" for k, v in sorted(summary["failure_causes"].items(), key=lambda kv: -kv[1]))
+        lines.append(f"not strictly correct, by first failure: {causes}")
     if summary.get("quality_jobs"):
         lines.append(f"code quality (radon, {summary['quality_jobs']} job(s)): maintainability index "
                      f"{summary['mean_maintainability_index']:.1f} (mean), largest cyclomatic complexity "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 from harness import protocol
 from harness.bounded_io import load_tensors
@@ -11,6 +12,7 @@ from harness.invoke import CallRecord, move_like_reference, saved_payload_limit
 from harness.run.process import WorkerOutcome
 from harness.task import Task
 from harness.taskdef import Case, tensor_leaves
+from harness.tiers import CORE, EDGE, case_traits
 from harness.verdicts import (CRASHED, ERROR, HARNESS_ERROR, INTEGRITY, OK, SKIPPED, TIMEOUT, WRONG,
                               StageResult)
 
@@ -32,9 +34,18 @@ def _not_run(reason: str) -> StageResult:
     return StageResult(SKIPPED, reason)
 
 
+class Judgement(NamedTuple):
+    """The call and exe verdicts of one worker run, and the verdict of every case it ran (each a
+    dict: label, tier, config, status, reason, traits; empty when the run ended before its report)."""
+
+    call: StageResult
+    exe: StageResult
+    cases: tuple | list = ()
+
+
 def judge_worker(task: Task, outcome: WorkerOutcome, cases: list[Case], expected: list[CallRecord],
-                 job_dir: Path) -> tuple[StageResult, StageResult]:
-    """(call, exe) verdicts for one worker run."""
+                 job_dir: Path) -> Judgement:
+    """Verdicts for one worker run."""
     report = outcome.report
     if outcome.protocol_error:
         return _failed_at(outcome.stage, StageResult(INTEGRITY, f"protocol: {outcome.protocol_error}"))
@@ -54,7 +65,7 @@ def judge_worker(task: Task, outcome: WorkerOutcome, cases: list[Case], expected
         detail = f"case {str(report['case'])[:200]}" + (f" with config {str(report['config'])[:300]}" if report.get("config") else "") + f":\n{detail}"
     if status == HARNESS_ERROR:
         if outcome.stage in (protocol.SPAWN, protocol.SETUP):  # before the submission was loaded
-            return StageResult(HARNESS_ERROR, detail), _not_run("harness error")
+            return Judgement(StageResult(HARNESS_ERROR, detail), _not_run("harness error"))
         return _failed_at(stage, StageResult(ERROR, f"the worker failed after loading the submission:\n{detail}"))
     if status in (ERROR, INTEGRITY):
         return _failed_at(stage, StageResult(status, detail))
@@ -62,57 +73,85 @@ def judge_worker(task: Task, outcome: WorkerOutcome, cases: list[Case], expected
         return _failed_at(stage, StageResult(ERROR, f"unexpected worker report {str(status)[:80]!r}"))
     configs = report.get("configs") or [""]
     if not isinstance(configs, list) or not 0 < len(configs) <= MAX_CONFIGS:
-        return StageResult(OK), StageResult(INTEGRITY, f"protocol: the worker reported {len(configs) if isinstance(configs, list) else 'no list of'} autotune configs (at most {MAX_CONFIGS})")
-    return StageResult(OK), judge_outputs(task, cases, expected, job_dir, [str(c)[:300] for c in configs], report)
+        return Judgement(StageResult(OK), StageResult(INTEGRITY, f"protocol: the worker reported {len(configs) if isinstance(configs, list) else 'no list of'} autotune configs (at most {MAX_CONFIGS})"))
+    return judge_outputs(task, cases, expected, job_dir, [str(c)[:300] for c in configs], report)
 
 
-def _failed_at(stage: str | None, result: StageResult) -> tuple[StageResult, StageResult]:
+def _failed_at(stage: str | None, result: StageResult) -> Judgement:
     if stage in protocol.CALL_STAGES or stage is None:
-        return result, _not_run("call did not pass")
-    return StageResult(OK), result
+        return Judgement(result, _not_run("call did not pass"))
+    return Judgement(StageResult(OK), result)
 
 
 def judge_outputs(task: Task, cases: list[Case], expected: list[CallRecord], job_dir: Path,
-                  configs: list[str], report: dict) -> StageResult:
-    """exe: integrity (Triton did the work) and numerics, for every case under every config. The
-    facts come from the worker's signed report; the tensors from ``outputs.pt``, whose SHA-256 the
-    report names."""
+                  configs: list[str], report: dict) -> Judgement:
+    """Every case under every config: integrity (Triton did the work), its error if it raised, else
+    its numerics. The facts come from the worker's signed report; the tensors from ``outputs.pt``,
+    whose SHA-256 the report names. exe fails on the first integrity failure, else the first error,
+    else the first wrong case; call fails only if no case of the first config returned."""
     facts = _facts(report.get("facts"), len(cases), len(configs))
     if isinstance(facts, str):
-        return StageResult(INTEGRITY, f"worker report malformed: {facts}")
+        return Judgement(StageResult(OK), StageResult(INTEGRITY, f"worker report malformed: {facts}"))
+    returned = [f for f in facts if f[5] is None]
     try:
         payloads = load_tensors(job_dir / protocol.OUTPUTS_FILE, saved_payload_limit(expected, copies=len(configs)),
                                 sha256=str(report.get("outputs_sha256", "")))
     except Exception as exc:  # noqa: BLE001 - a submission may have tampered with the file
-        return StageResult(INTEGRITY, f"worker outputs unreadable ({type(exc).__name__}: {str(exc)[:300]})")
-    problem = _malformed(payloads, len(cases), len(configs))
+        return Judgement(StageResult(OK), StageResult(INTEGRITY, f"worker outputs unreadable ({type(exc).__name__}: {str(exc)[:300]})"))
+    problem = _malformed(payloads, {(f[0], f[1]) for f in returned}, len(cases), len(configs))
     if problem:
-        return StageResult(INTEGRITY, f"worker outputs malformed: {problem}")
+        return Judgement(StageResult(OK), StageResult(INTEGRITY, f"worker outputs malformed: {problem}"))
+    by_call = {(p["case"], p["config"]): p for p in payloads}
     triton_names = names_in(report.get("triton_kernels"))
-    for index, cfg, launches, torch_ops, gpu_runs in facts:
-        where = _where(cases, index, configs, cfg)
-        if launches == 0 and _has_work(cases[index], expected[index]):
-            return StageResult(INTEGRITY, f"no_triton_launch - no Triton kernel was launched in {where}")
-        if gpu_runs is not None and _has_work(cases[index], expected[index]) and not triton_kernels_ran(gpu_runs):
-            return StageResult(INTEGRITY, f"gpu_trace - {launches} Triton launch(es) counted, but the GPU ran no "
-                                          f"kernel other than PyTorch's in {where}")
-        if torch_ops:
-            return StageResult(INTEGRITY, f"torch_fallback:{torch_ops[0]} - the wrapper ran PyTorch compute ({', '.join(torch_ops[:4])}) in {where}")
-        library = library_kernels(list(gpu_runs or {}), triton_names)
-        if library:
-            return StageResult(INTEGRITY, f"gpu_trace - the GPU ran PyTorch/library compute kernels during the call "
-                                          f"({'; '.join(k[:100] for k in library[:2])}) in {where}")
-    for rec in payloads:
-        index, cfg = rec["case"], rec["config"]
-        ref = expected[index]
+    verdicts = [_judge_case(task, cases, expected, configs, fact, by_call.get((fact[0], fact[1])), triton_names)
+                for fact in facts]
+    first_config = [v for v in verdicts if v["config"] == 0]
+    if first_config and all(v["status"] == ERROR for v in first_config):
+        return Judgement(StageResult(ERROR, first_config[0]["detail"]), _not_run("call did not pass"), _public(verdicts))
+    for status in (INTEGRITY, ERROR, WRONG):
+        failed = next((v for v in verdicts if v["status"] == status), None)
+        if failed:
+            return Judgement(StageResult(OK), StageResult(status, failed["detail"]), _public(verdicts))
+    return Judgement(StageResult(OK), StageResult(OK), _public(verdicts))
+
+
+def _judge_case(task: Task, cases: list[Case], expected: list[CallRecord], configs: list[str], fact: tuple,
+                payload: dict | None, triton_names: list[str]) -> dict:
+    """The verdict of one call: ``{label, tier, config, status, reason, traits, detail}``."""
+    index, cfg, launches, torch_ops, gpu_runs, error = fact
+    case, ref = cases[index], expected[index]
+    where = _where(cases, index, configs, cfg)
+    traits = case_traits(case, task.module)
+    library = library_kernels(list(gpu_runs or {}), triton_names)
+    status, detail = OK, ""
+    if launches == 0 and error is None and _has_work(case, ref):
+        status, detail = INTEGRITY, f"no_triton_launch - no Triton kernel was launched in {where}"
+    elif gpu_runs is not None and error is None and _has_work(case, ref) and not triton_kernels_ran(gpu_runs):
+        status, detail = INTEGRITY, (f"gpu_trace - {launches} Triton launch(es) counted, but the GPU ran no kernel "
+                                     f"other than PyTorch's in {where}")
+    elif torch_ops:
+        status, detail = INTEGRITY, f"torch_fallback:{torch_ops[0]} - the wrapper ran PyTorch compute ({', '.join(torch_ops[:4])}) in {where}"
+    elif library:
+        status, detail = INTEGRITY, (f"gpu_trace - the GPU ran PyTorch/library compute kernels during the call "
+                                     f"({'; '.join(k[:100] for k in library[:2])}) in {where}")
+    elif error is not None:
+        status, detail = ERROR, f"{where}:\n{error[:MAX_DETAIL_CHARS]}"
+    else:
         try:
-            cand = move_like_reference(rec, ref)
-            msg = judge_call(cand, ref, task.tolerances, task.custom_check, cases[index])
+            msg = judge_call(move_like_reference(payload, ref), ref, task.tolerances, task.custom_check, case)
         except Exception as exc:  # noqa: BLE001 - what the submission returned broke the comparison
-            return StageResult(INTEGRITY, f"{_where(cases, index, configs, cfg)}: the output could not be judged ({type(exc).__name__}: {str(exc)[:300]})")
-        if msg:
-            return StageResult(WRONG, f"{_where(cases, index, configs, cfg)}: {msg}")
-    return StageResult(OK)
+            status, detail = INTEGRITY, f"{where}: the output could not be judged ({type(exc).__name__}: {str(exc)[:300]})"
+        else:
+            if msg:
+                status, detail = WRONG, f"{where}: {msg}"
+    reason = detail.strip().splitlines()[-1][:200] if detail else ""
+    return {"label": case.label, "tier": EDGE if traits else CORE, "config": cfg, "status": status,
+            "reason": reason, "traits": traits, "detail": detail}
+
+
+def _public(verdicts: list[dict]) -> list[dict]:
+    """Case verdicts as stored per job (without the full detail, which the stage carries)."""
+    return [{k: v for k, v in verdict.items() if k != "detail"} for verdict in verdicts]
 
 
 def _where(cases: list[Case], index: int, configs: list[str], config: int) -> str:
@@ -151,16 +190,17 @@ def names_in(value: object) -> list[str]:
 
 
 def _facts(value: object, n_cases: int, n_configs: int) -> list[tuple] | str:
-    """The per-call facts of a worker's report (``[case, config, launches, torch_ops, gpu_runs]``
-    each, one per case and config; ``gpu_runs`` maps each traced GPU kernel to how often it ran,
-    ``None`` off the GPU), or why they are not that."""
+    """The per-call facts of a worker's report (``[case, config, launches, torch_ops, gpu_runs,
+    error]`` each, one per case and config; ``gpu_runs`` maps each traced GPU kernel to how often it
+    ran, ``None`` off the GPU; ``error`` is the text of what the call raised, ``None`` if it
+    returned), or why they are not that."""
     if not isinstance(value, list) or len(value) != n_cases * n_configs:
         return f"expected facts for {n_cases * n_configs} calls"
     facts, seen = [], set()
     for item in value:
-        if not (isinstance(item, list) and len(item) == 5):
+        if not (isinstance(item, list) and len(item) == 6):
             return "a call's facts have the wrong shape"
-        case, config, launches, ops, runs = item
+        case, config, launches, ops, runs, error = item
         if not (type(case) is int and type(config) is int and 0 <= case < n_cases and 0 <= config < n_configs):
             return "a call names no case of this task"
         if not (type(launches) is int and launches >= 0):
@@ -170,18 +210,22 @@ def _facts(value: object, n_cases: int, n_configs: int) -> list[tuple] | str:
         if runs is not None and not (isinstance(runs, dict) and len(runs) <= MAX_NAMES
                                      and all(type(c) is int and c > 0 for c in runs.values())):
             return "the GPU kernel counts are not counts"
+        if error is not None and not isinstance(error, str):
+            return "an error is not text"
         seen.add((case, config))
         facts.append((case, config, launches, [n[:200] for n in ops[:MAX_NAMES]],
-                      None if runs is None else {str(k)[:300]: c for k, c in runs.items()}))
+                      None if runs is None else {str(k)[:300]: c for k, c in runs.items()},
+                      None if error is None else error[:MAX_DETAIL_CHARS]))
     if len(seen) != len(facts):
         return "a call is reported twice"
     return facts
 
 
-def _malformed(records: object, n_cases: int, n_configs: int) -> str | None:
-    """Why the loaded payloads are not what the worker protocol produces (``None`` if they are)."""
-    if not isinstance(records, list) or len(records) != n_cases * n_configs:
-        return f"expected {n_cases * n_configs} records"
+def _malformed(records: object, calls: set[tuple[int, int]], n_cases: int, n_configs: int) -> str | None:
+    """Why the loaded payloads are not those of ``calls`` (the ``(case, config)`` pairs that
+    returned), as the worker protocol produces them (``None`` if they are)."""
+    if not isinstance(records, list) or len(records) != len(calls):
+        return f"expected {len(calls)} records"
     seen = set()
     for rec in records:
         if not isinstance(rec, dict) or not PAYLOAD_KEYS <= set(rec):
@@ -193,8 +237,8 @@ def _malformed(records: object, n_cases: int, n_configs: int) -> str | None:
                 and isinstance(rec["kwargs_after"], dict)):
             return "a call record has the wrong shape"
         seen.add((case, config))
-    if len(seen) != len(records):
-        return "a case is recorded twice"
+    if seen != calls:
+        return "the records are not those of the calls that returned"
     return None
 
 

@@ -30,7 +30,7 @@ from harness.run.reference import ReferenceCache
 from harness.run.submissions import Job
 from harness.run.zygote import Zygote
 from harness.task import get_task
-from harness.verdicts import ERROR, HARNESS_ERROR, INTEGRITY, SKIPPED, JobResult, StageResult
+from harness.verdicts import ERROR, HARNESS_ERROR, INTEGRITY, SKIPPED, JobResult, StageResult, core_passed
 
 # Largest file a worker may write when perf runs: its check-set results at perf sizes (outputs and
 # arguments after the call) go through a file in its job dir.
@@ -173,16 +173,17 @@ class Evaluator:
 
     def _result(self, job: Job, call: StageResult, exe: StageResult, seconds: float = 0.0,
                 info: dict | None = None, perf: StageResult | None = None,
-                perf_metrics: dict | None = None) -> JobResult:
+                perf_metrics: dict | None = None, cases: list[dict] | None = None) -> JobResult:
         category = job.task_id.split("/")[0] if job.task_id else None
         if perf is None:
-            perf = StageResult(SKIPPED, "exe did not pass" if not (call.ok and exe.ok)
+            perf = StageResult(SKIPPED, "core cases did not pass" if not core_passed(call, exe, cases or [])
                                else "no GPU" if self.mode == INTERPRETER and not self.perf_enabled
                                else "perf not requested")
         return JobResult(key=job.key, task_id=job.task_id, category=category, sample_id=job.sample_id,
                          source=job.source, code_sha=job.code_sha, call=call, exe=exe, perf=perf,
                          mode=self.mode, seconds=round(seconds, 3), info=info or {},
-                         perf_metrics=perf_metrics or {}, quality=code_quality(job.code) if job.code else {})
+                         perf_metrics=perf_metrics or {}, quality=code_quality(job.code) if job.code else {},
+                         cases=list(cases or []))
 
     def evaluate(self, job: Job, slot: str | None) -> JobResult:
         """Evaluate one job in a fresh worker process."""
@@ -215,10 +216,11 @@ class Evaluator:
                 if not (baseline and report and report.get("status") == protocol.RAN):
                     worker.close()  # done (or dead): its exit code and stderr go into the verdict
                 clock = time.monotonic()
-                call, exe = judge_worker(task, worker.outcome, cases, expected, job_dir)
+                call, exe, verdicts = judge_worker(task, worker.outcome, cases, expected, job_dir)
                 timing["judge_s"] = time.monotonic() - clock
                 perf = metrics = None
-                if baseline and call.ok and exe.ok:
+                # perf is timed for a job whose core cases pass (fast_p_core counts those)
+                if baseline and core_passed(call, exe, verdicts):
                     clock = time.monotonic()
                     perf, raw = run_perf(worker, baseline, job_dir, self._gpu_locks[slot], self.config.limits)
                     timing["perf_s"] = time.monotonic() - clock
@@ -236,7 +238,7 @@ class Evaluator:
             info = {"sandbox": _sandbox_level(outcome), "containment": worker.containment,
                     "configs": _configs_checked(outcome), "source_task": task.id,
                     "timing": {key: round(value, 3) for key, value in timing.items()}}
-            return self._result(job, call, exe, outcome.seconds, info, perf, metrics)
+            return self._result(job, call, exe, outcome.seconds, info, perf, metrics, verdicts)
         finally:
             if not self.config.keep_job_dirs:
                 shutil.rmtree(job_dir, ignore_errors=True)

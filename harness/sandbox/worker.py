@@ -151,9 +151,10 @@ def run(job: dict, reporter: EventWriter) -> None:
 
     autotuners = find_autotuners(module)
     triton_names = triton_kernel_names(module) if on_gpu else []
-    # per call, in the signed report: [case, config, launches, torch_ops, {GPU kernel: times it ran} or None]
+    # per call, in the signed report: [case, config, launches, torch_ops, {GPU kernel: times it ran} or None,
+    # the error it raised or None]; every case is called even when an earlier one raised
     facts: list[list] = []
-    payloads: list[dict] = []   # the tensors: in outputs.pt
+    payloads: list[dict] = []   # the tensors of the calls that returned: in outputs.pt
     configs: list[str] = []
     reporter.emit(protocol.STAGE, stage=protocol.CALL, cases=len(cases), configs=config_count(autotuners))
     for index in range(config_count(autotuners)):
@@ -164,22 +165,29 @@ def run(job: dict, reporter: EventWriter) -> None:
                 monitor = TorchOpMonitor(forbid_host_transfer=on_gpu)
                 trace = KernelTrace() if on_gpu else nullcontext()
                 before = launches.count
+                record, error = None, None
                 try:
                     sync()  # the clones' copies finish before the trace starts
                     with trace:
                         with monitor:
-                            record = call_case(fn, args)
+                            try:
+                                record = call_case(fn, args)
+                            except Exception as exc:  # noqa: BLE001 - the case fails; the others still run
+                                error = exc
                         _unchanged(snapshot, "during the call")  # before library code runs for the harness
                         sync()  # inside the trace: every kernel the call queued has run
-                except BaseException as exc:  # noqa: BLE001
+                except BaseException as exc:  # noqa: BLE001 - tampering, a refused primitive, an exit: the job ends
+                    error = exc
+                if error is not None and (_status_of(error) == INTEGRITY or not isinstance(error, Exception)):
                     reporter.emit(protocol.REPORT, stage=protocol.CALL if index == 0 else protocol.EXE,
-                                  status=_status_of(exc),
-                                  case=case.describe(), config=pins or None,
-                                  detail=format_error(exc, str(submission)))
+                                  status=_status_of(error), case=case.describe(), config=pins or None,
+                                  detail=format_error(error, str(submission)))
                     return
                 facts.append([case_index, index, launches.count - before, sorted(set(monitor.forbidden)),
-                              trace.runs if on_gpu else None])
-                payloads.append({"case": case_index, "config": index, **record.to_payload()})
+                              trace.runs if on_gpu else None,
+                              None if error is None else format_error(error, str(submission))])
+                if record is not None:
+                    payloads.append({"case": case_index, "config": index, **record.to_payload()})
         if index == 0:
             reporter.emit(protocol.STAGE, stage=protocol.EXE)
 

@@ -10,6 +10,7 @@ from harness.api import evaluate_code
 from harness.run.submissions import extract_code
 
 _RUNS: dict[tuple, dict] = {}
+METRICS = ("exe_rate", "exe_core_rate", "case_pass_rate", "call_rate")  # each aggregated by its function below
 
 
 def load(config: str = "all", **_: object) -> datasets.DatasetDict:
@@ -27,12 +28,12 @@ def process_results(doc, results):
     while isinstance(code, (list, tuple)):  # the filter keeps one list of samples per document
         code = code[0] if code else ""
     item = (doc["task_id"], code)
-    return {"exe_rate": item, "call_rate": item}
+    return {metric: item for metric in METRICS}
 
 
 def _summary(items) -> dict:
     key = tuple(tuple(item) for item in items)  # lm-eval may hand the pairs back as lists
-    if key not in _RUNS:  # exe_rate and call_rate aggregate the same items: run the harness once
+    if key not in _RUNS:  # every metric aggregates the same items: run the harness once
         summary, _ = evaluate_code([code for _, code in items], [task for task, _ in items])
         _RUNS[key] = summary
     return _RUNS[key]
@@ -40,6 +41,14 @@ def _summary(items) -> dict:
 
 def exe_rate(items) -> float:
     return _summary(items)["exe_rate"]
+
+
+def exe_core_rate(items) -> float:
+    return _summary(items)["exe_core_rate"]
+
+
+def case_pass_rate(items) -> float:
+    return _summary(items)["case_pass_rate"]
 
 
 def call_rate(items) -> float:

@@ -9,6 +9,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "combined_activation"
 SIGNATURE = "combined_activation(input, weight1, weight2, bias, *, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 3
 DESCRIPTION = """
 Compute Y = tanh(sigmoid(X @ W1)) * W2 + b in float32. `input` (X) has shape (*, N, D_in), where *

@@ -8,6 +8,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "gelu"
 SIGNATURE = "gelu(input, approximate='none')"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = ["approximate"]
 DIFFICULTY = 4
 DESCRIPTION = """
 Apply the Gaussian Error Linear Unit elementwise to a float32 tensor of any shape and return a new

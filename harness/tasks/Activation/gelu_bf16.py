@@ -8,6 +8,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "gelu_bf16"
 SIGNATURE = "gelu_bf16(input, approximate='none')"
 DTYPES = ["bfloat16"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["bfloat16"]
+CORE_KWARGS = ["approximate"]
 DIFFICULTY = 1
 DESCRIPTION = """
 Apply the Gaussian Error Linear Unit elementwise to a bfloat16 tensor of any shape (possibly

@@ -8,6 +8,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "gelu_fp16"
 SIGNATURE = "gelu_fp16(input, approximate='none')"
 DTYPES = ["float16"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float16"]
+CORE_KWARGS = ["approximate"]
 DIFFICULTY = 1
 DESCRIPTION = """
 Apply the Gaussian Error Linear Unit elementwise to a float16 tensor of any shape (possibly

@@ -9,6 +9,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "gelu_int8"
 SIGNATURE = "gelu_int8(input, approximate='none')"
 DTYPES = ["int8", "int16"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["int16", "int8"]
+CORE_KWARGS = ["approximate"]
 DIFFICULTY = 1
 DESCRIPTION = """
 Apply GELU elementwise to an integer tensor of any shape (possibly non-contiguous, possibly empty)

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "relu"
 SIGNATURE = "relu(input, inplace=False)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = ["inplace"]
 DIFFICULTY = 2
 DESCRIPTION = """
 Apply the rectified linear unit elementwise to a float32 tensor of any shape (possibly

@@ -8,6 +8,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "relu_bf16"
 SIGNATURE = "relu_bf16(input)"
 DTYPES = ["bfloat16"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["bfloat16"]
+CORE_KWARGS = []
 DIFFICULTY = None
 DESCRIPTION = """
 Apply the rectified linear unit elementwise to a bfloat16 tensor of any shape (possibly

@@ -8,6 +8,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "relu_fp16"
 SIGNATURE = "relu_fp16(input)"
 DTYPES = ["float16"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float16"]
+CORE_KWARGS = []
 DIFFICULTY = None
 DESCRIPTION = """
 Apply the rectified linear unit elementwise to a float16 tensor of any shape (possibly

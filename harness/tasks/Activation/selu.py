@@ -7,6 +7,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "selu"
 SIGNATURE = "selu(input, inplace=False)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 1
 DESCRIPTION = """
 Apply the scaled exponential linear unit elementwise to a float32 tensor of any shape (possibly

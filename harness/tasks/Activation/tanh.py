@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "tanh"
 SIGNATURE = "tanh(input_tensor, out_tensor=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 1
 DESCRIPTION = """
 Compute the hyperbolic tangent elementwise over a float32 tensor `input_tensor` of any shape

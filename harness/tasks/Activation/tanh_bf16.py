@@ -7,6 +7,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "tanh_bf16"
 SIGNATURE = "tanh_bf16(input)"
 DTYPES = ["bfloat16"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["bfloat16"]
+CORE_KWARGS = []
 DIFFICULTY = None
 DESCRIPTION = """
 Compute the hyperbolic tangent elementwise over a bfloat16 tensor of any shape (possibly

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "tanh_fp16"
 SIGNATURE = "tanh_fp16(input)"
 DTYPES = ["float16"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float16"]
+CORE_KWARGS = []
 DIFFICULTY = None
 DESCRIPTION = """
 Compute the hyperbolic tangent elementwise over a float16 tensor of any shape (possibly

@@ -11,6 +11,9 @@ from harness.taskdef import Case, Cost, Inputs, Tolerance, numel_bytes
 ENTRY = "conv2d"
 SIGNATURE = "conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = ["dilation", "padding", "stride"]
 DIFFICULTY = 4
 DESCRIPTION = """
 2-D convolution like torch.nn.functional.conv2d(input, weight, bias, stride, padding, dilation,

@@ -11,6 +11,9 @@ ENTRY = "conv_transpose2d"
 SIGNATURE = ("conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, "
              "groups=1, dilation=1)")
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = ["bias", "groups", "output_padding", "padding", "stride"]
 DIFFICULTY = 4
 DESCRIPTION = """
 2-D transposed convolution ("deconvolution", the gradient of conv2d with respect to its input) like

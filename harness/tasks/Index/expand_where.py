@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "expand_where"
 SIGNATURE = "expand_where(input, target_sizes, cond, other)"
 DTYPES = ["bool", "float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["bool", "float32"]
+CORE_KWARGS = []
 DIFFICULTY = 3
 DESCRIPTION = """
 Broadcast `input` to `target_sizes` and then pick, elementwise, between it and `other` under a

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "index_fill_"
 SIGNATURE = "index_fill_(dim, x, index, value)"
 DTYPES = ["float32", "int64"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32", "int64"]
+CORE_KWARGS = []
 DIFFICULTY = 2
 DESCRIPTION = """
 Fill, in place, every slice of `x` along dimension `dim` whose position appears in `index` with the

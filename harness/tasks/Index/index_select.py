@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "index_select"
 SIGNATURE = "index_select(input, dim, index)"
 DTYPES = ["float32", "int64"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32", "int64"]
+CORE_KWARGS = []
 DIFFICULTY = 3
 DESCRIPTION = """
 Pick slices of `input` along dimension `dim`, like torch.index_select(input, dim, index).

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "masked_select"
 SIGNATURE = "masked_select(input, mask)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 4
 DESCRIPTION = """
 Gather the elements of `input` where `mask` is True into a new 1-D tensor, like

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "permute_copy"
 SIGNATURE = "permute_copy(input, dims)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 4
 DESCRIPTION = """
 Reorder the dimensions of `input` and materialise the result, like torch.permute_copy(input, dims).

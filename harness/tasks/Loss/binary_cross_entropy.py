@@ -11,6 +11,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "binary_cross_entropy"
 SIGNATURE = "binary_cross_entropy(input, target, weight=None, reduction='mean')"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = ["reduction", "weight"]
 DIFFICULTY = 2
 DESCRIPTION = """
 Compute the binary cross-entropy between `input`, a float32 tensor of probabilities in [0, 1] (any

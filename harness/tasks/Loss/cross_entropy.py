@@ -12,6 +12,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "cross_entropy"
 SIGNATURE = "cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean')"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = ["ignore_index"]
 DIFFICULTY = 2
 DESCRIPTION = """
 Compute the cross-entropy loss between unnormalised logits and class-index targets. `input` is a

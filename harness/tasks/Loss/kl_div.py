@@ -12,6 +12,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "kl_div"
 SIGNATURE = "kl_div(input, target, reduction='batchmean', log_target=False)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = ["log_target", "reduction"]
 DIFFICULTY = 3
 DESCRIPTION = """
 Compute the Kullback-Leibler divergence loss between `input`, a float32 tensor of log-probabilities

@@ -10,6 +10,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "mse_loss"
 SIGNATURE = "mse_loss(input, target, reduction='mean')"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = ["reduction"]
 DIFFICULTY = 1
 DESCRIPTION = """
 Compute the mean squared error between `input` and `target`, two float32 tensors of the same shape

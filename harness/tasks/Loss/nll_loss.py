@@ -12,6 +12,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "nll_loss"
 SIGNATURE = "nll_loss(input, target, weight=None, ignore_index=-100, reduction='mean')"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = ["ignore_index", "weight"]
 DIFFICULTY = 2
 DESCRIPTION = """
 Compute the negative log-likelihood loss. `input` is a float32 tensor of log-probabilities of shape

@@ -10,6 +10,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "smooth_l1_loss"
 SIGNATURE = "smooth_l1_loss(input, target, beta=1.0, reduction='mean')"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = ["beta", "reduction"]
 DIFFICULTY = 2
 DESCRIPTION = """
 Compute the smooth L1 loss between `input` and `target`, two float32 tensors of the same shape (any

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "abs"
 SIGNATURE = "abs(input_tensor, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 1
 DESCRIPTION = """
 Return |x| for every element of `input_tensor`, a float32 tensor of any shape (possibly

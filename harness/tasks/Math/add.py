@@ -7,6 +7,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "add"
 SIGNATURE = "add(input, other, alpha=1, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = ["alpha"]
 DIFFICULTY = 4
 DESCRIPTION = """
 Compute input + alpha * other elementwise, as torch.add(input, other, alpha=alpha, out=out).

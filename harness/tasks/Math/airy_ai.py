@@ -8,6 +8,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "airy_ai"
 SIGNATURE = "airy_ai(input, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 4
 DESCRIPTION = """
 Compute the Airy function Ai(x) (the solution of y'' = x y that decays as x -> +inf) for every

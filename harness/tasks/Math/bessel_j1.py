@@ -8,6 +8,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "bessel_j1"
 SIGNATURE = "bessel_j1(input, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 3
 DESCRIPTION = """
 Compute J1(x), the Bessel function of the first kind of order 1, for every element of `input`, a

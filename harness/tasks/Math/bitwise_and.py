@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes, tensor_leaves
 ENTRY = "bitwise_and"
 SIGNATURE = "bitwise_and(input, other, out=None)"
 DTYPES = ["bool", "int32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["bool", "int32"]
+CORE_KWARGS = []
 DIFFICULTY = 2
 DESCRIPTION = """
 Compute the elementwise bitwise AND of `input` and `other`, as torch.bitwise_and(input, other,

@@ -9,6 +9,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "bitwise_and_binomial"
 SIGNATURE = "bitwise_and_binomial(input, other, total_count, probs=None, logits=None)"
 DTYPES = ["float32", "int32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32", "int32"]
+CORE_KWARGS = ["logits", "probs"]
 DIFFICULTY = 2
 DESCRIPTION = """
 Draw one Binomial sample per element, as the upstream reference does:

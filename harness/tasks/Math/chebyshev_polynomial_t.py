@@ -8,6 +8,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "chebyshev_polynomial_t"
 SIGNATURE = "chebyshev_polynomial_t(input, n, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 3
 DESCRIPTION = """
 Evaluate the Chebyshev polynomial of the first kind T_n at every element of `input`, as

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "digamma"
 SIGNATURE = "digamma(input_tensor)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 2
 DESCRIPTION = """
 Compute psi(x) = d/dx ln Gamma(x) for every element of `input_tensor`, a float32 tensor of any

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "div"
 SIGNATURE = "div(input, other, rounding_mode=None, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 3
 DESCRIPTION = """
 Divide `input` by `other` elementwise, as torch.div(input, other, rounding_mode=rounding_mode,

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "erf"
 SIGNATURE = "erf(input_tensor)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 3
 DESCRIPTION = """
 Return erf(x) = 2/sqrt(pi) * integral from 0 to x of exp(-t^2) dt for every element of

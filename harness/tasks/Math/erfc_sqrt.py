@@ -7,6 +7,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "erfc_sqrt"
 SIGNATURE = "erfc_sqrt(input)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 2
 DESCRIPTION = """
 For a float32 tensor `input` of any shape (possibly non-contiguous, possibly empty) return a tuple

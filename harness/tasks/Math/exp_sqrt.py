@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "exp_sqrt"
 SIGNATURE = "exp_sqrt(input, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = ["out"]
 DIFFICULTY = 1
 DESCRIPTION = """
 For every element x of a float32 tensor (any shape, possibly non-contiguous, possibly empty) compute

@@ -10,6 +10,9 @@ from harness.taskdef import Case, Cost, Inputs, Tolerance, numel_bytes
 ENTRY = "fftn"
 SIGNATURE = "fftn(input, s=None, dim=None, norm=None, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = ["dim", "norm", "s"]
 DIFFICULTY = 5
 DESCRIPTION = """
 Compute the N-dimensional discrete Fourier transform of a real float32 tensor, like

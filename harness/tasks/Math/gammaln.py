@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "gammaln"
 SIGNATURE = "gammaln(input, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 1
 DESCRIPTION = """
 Compute ln|Gamma(x)|, the natural log of the absolute value of the gamma function, for every element

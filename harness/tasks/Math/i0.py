@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "i0"
 SIGNATURE = "i0(input_tensor, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 2
 DESCRIPTION = """
 Compute I0(x), the zeroth-order modified Bessel function of the first kind,

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "ifftshift"
 SIGNATURE = "ifftshift(input, dim=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = ["dim"]
 DIFFICULTY = 4
 DESCRIPTION = """
 Undo an FFT shift, like torch.fft.ifftshift(input, dim): move the zero-frequency entry from the

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "log"
 SIGNATURE = "log(input, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 1
 DESCRIPTION = """
 Compute the natural (base e) logarithm of every element of a float32 tensor (any shape, possibly

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "log1p"
 SIGNATURE = "log1p(input, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 2
 DESCRIPTION = """
 Compute log(1 + x), the natural logarithm of one plus x, for every element of a float32 tensor (any

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes, tensor_leaves
 ENTRY = "mul"
 SIGNATURE = "mul(input, other, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 3
 DESCRIPTION = """
 Multiply a float32 tensor `input` elementwise by `other`, like torch.mul(input, other, out=out).

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes, tensor_leaves
 ENTRY = "mul_bf16"
 SIGNATURE = "mul_bf16(input, other)"
 DTYPES = ["bfloat16"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["bfloat16"]
+CORE_KWARGS = []
 DIFFICULTY = None
 DESCRIPTION = """
 Multiply a bfloat16 tensor `input` elementwise by `other` and return a new bfloat16 tensor, like

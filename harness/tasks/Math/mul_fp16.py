@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes, tensor_leaves
 ENTRY = "mul_fp16"
 SIGNATURE = "mul_fp16(input, other)"
 DTYPES = ["float16"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float16"]
+CORE_KWARGS = []
 DIFFICULTY = None
 DESCRIPTION = """
 Multiply a float16 tensor `input` elementwise by `other` and return a new float16 tensor, like

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "polygamma"
 SIGNATURE = "polygamma(n, input, *, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 4
 DESCRIPTION = """
 Compute the polygamma function of order n, psi^(n)(x) = d^n/dx^n psi(x) with psi = Gamma'/Gamma the

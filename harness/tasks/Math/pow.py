@@ -7,6 +7,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "pow"
 SIGNATURE = "pow(input_tensor, exponent, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 3
 DESCRIPTION = """
 Raise every element of a float32 tensor to a power, like torch.pow(input_tensor, exponent,

@@ -9,6 +9,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "rad2deg_sqrt"
 SIGNATURE = "rad2deg_sqrt(input)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 2
 DESCRIPTION = """
 Given a float32 tensor of angles in radians (any shape, possibly 0-d, empty or non-contiguous),

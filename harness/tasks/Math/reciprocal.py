@@ -7,6 +7,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "reciprocal"
 SIGNATURE = "reciprocal(input, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 2
 DESCRIPTION = """
 Compute 1 / x for every element of a float32 tensor, like torch.reciprocal(input, out=out), with

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "rsqrt"
 SIGNATURE = "rsqrt(input, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 1
 DESCRIPTION = """
 Compute 1 / sqrt(x) for every element of a float32 tensor, like torch.rsqrt(input, out=out).

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "signbit"
 SIGNATURE = "signbit(input, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 2
 DESCRIPTION = """
 For every element of a float32 tensor report whether its IEEE sign bit is set, like

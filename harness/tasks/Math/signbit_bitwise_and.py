@@ -7,6 +7,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "signbit_bitwise_and"
 SIGNATURE = "signbit_bitwise_and(input, other)"
 DTYPES = ["bool", "float32", "int8"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["bool", "float32", "int8"]
+CORE_KWARGS = []
 DIFFICULTY = 1
 DESCRIPTION = """
 Given a float32 tensor `input` and a tensor `other` of dtype int8 or bool, return a tuple of two new

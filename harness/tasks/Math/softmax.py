@@ -8,6 +8,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes, tensor_leaves
 ENTRY = "softmax"
 SIGNATURE = "softmax(input, dim, dtype=None)"
 DTYPES = ["float32", "float64"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32", "float64"]
+CORE_KWARGS = ["dim", "dtype"]
 DIFFICULTY = 4
 DESCRIPTION = """
 Apply softmax along dimension `dim`, like torch.nn.functional.softmax(input, dim, dtype=dtype):

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "sqrt_exp"
 SIGNATURE = "sqrt_exp(input, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = ["out"]
 DIFFICULTY = 2
 DESCRIPTION = """
 For every element x of a float32 tensor compute exp(sqrt(x)) (first the square root, then the

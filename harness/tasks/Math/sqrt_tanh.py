@@ -7,6 +7,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "sqrt_tanh"
 SIGNATURE = "sqrt_tanh(input, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 3
 DESCRIPTION = """
 For every element x of a float32 tensor compute tanh(sqrt(x)) (first the square root, then the

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "sub"
 SIGNATURE = "sub(input, other, *, alpha=1, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = ["alpha", "out"]
 DIFFICULTY = 2
 DESCRIPTION = """
 Compute input - alpha * other elementwise, like torch.subtract(input, other, alpha=alpha, out=out).

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "trunc"
 SIGNATURE = "trunc(input, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 1
 DESCRIPTION = """
 Truncate every element of a float32 tensor toward zero, like torch.trunc(input, out=out): the

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Inputs
 ENTRY = "zeta"
 SIGNATURE = "zeta(input, other, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = []
 DIFFICULTY = 3
 DESCRIPTION = """
 Compute the Hurwitz zeta function zeta(x, q) = sum_{k>=0} 1 / (k + q)^x elementwise, like

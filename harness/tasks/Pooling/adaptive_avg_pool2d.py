@@ -8,6 +8,8 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "adaptive_avg_pool2d"
 SIGNATURE = "adaptive_avg_pool2d(input, output_size)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_KWARGS = []
 DIFFICULTY = 3
 DESCRIPTION = """
 Adaptive 2-D average pooling, like torch.nn.functional.adaptive_avg_pool2d(input, output_size).

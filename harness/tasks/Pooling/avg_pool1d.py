@@ -10,6 +10,8 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "avg_pool1d"
 SIGNATURE = "avg_pool1d(input, kernel_size, stride=None, padding=0)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_KWARGS = ["kernel_size", "padding", "stride"]
 DIFFICULTY = 2
 DESCRIPTION = """
 Average-pool a float32 signal along its last dimension, like

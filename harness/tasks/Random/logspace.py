@@ -9,6 +9,9 @@ from harness.taskdef import Case, Inputs, Tolerance
 ENTRY = "logspace"
 SIGNATURE = "logspace(start, end, steps, base=10.0, dtype=None, layout=torch.strided, device=None, requires_grad=False)"
 DTYPES = ["float32", "float64"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float64"]
+CORE_KWARGS = ["base", "device", "dtype", "requires_grad"]
 DIFFICULTY = 1
 DESCRIPTION = """
 Create a new 1-D tensor of `steps` points spaced evenly on a log scale, like torch.logspace(start,

@@ -10,6 +10,9 @@ ENTRY = "rand"
 SIGNATURE = ("rand(*size, generator=None, out=None, dtype=None, layout=torch.strided, device=None, "
              "requires_grad=False, pin_memory=False)")
 DTYPES = ["float64", "float32", "float16", "bfloat16"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float64"]
+CORE_KWARGS = ["device", "dtype", "generator", "requires_grad"]
 DIFFICULTY = 2
 DESCRIPTION = """
 Return a new tensor of shape `size` filled with independent random numbers uniformly distributed on
@@ -31,8 +34,9 @@ independence between positions and between calls.
 """
 
 CHECK_NOTE = ("random output: shape, dtype, range [0,1), float resolution, and distribution tests "
-              "(Kolmogorov-Smirnov, mean, variance, pair correlation, periodicity, repeats across "
-              "calls) with a false-alarm rate below 1e-6 per case, since the bits cannot match PyTorch's")
+              "(Kolmogorov-Smirnov, mean, variance, correlation at several lags, runs above/below 1/2, "
+              "uniformity of successive pairs, periodicity, repeats across calls) with a false-alarm "
+              "rate below 1e-6 per case, since the bits cannot match PyTorch's")
 
 # One store per element plus a few integer ops to turn random bits into a float.
 FLOPS_PER_ELEMENT = 4
@@ -40,13 +44,21 @@ FLOPS_PER_ELEMENT = 4
 # -- the statistical checker ------------------------------------------------------------------
 # Each two-sided test below fails a correct generator with probability at most ALPHA (bounds that
 # hold for every n: Dvoretzky-Kiefer-Wolfowitz-Massart for KS, Bernstein's inequality for means of
-# bounded variables). A case runs at most 5 such tests, so its false-alarm rate is below 1e-6.
+# bounded variables, Hoeffding's for the runs count; the serial test's threshold lies far beyond the
+# chi-square tail bound of Laurent and Massart at ALPHA). A case runs at most 16 such tests, so its
+# false-alarm rate is below 1e-6. Several lags, the runs and the serial test are there for
+# deterministic sequences tuned to look random to a few statistics (a Weyl sequence frac(c + i*a)
+# with a chosen so that neighbours are uncorrelated is uniform, has the right moments and no
+# lag-1 correlation, but its pairs lie on a few lines and its lag-2 correlation is large).
 # Counting tests (periodicity, resolution, repeats across calls) fail only when more than a quarter
 # of m >= 64 independent comparisons hit an event of probability <= 2**-7 under a correct generator
 # (two values being equal, a value lying on a coarse grid): by the Chernoff bound that happens with
 # probability < exp(-64 * 0.65) < 1e-18.
-ALPHA = 1e-7
+ALPHA = 5e-8
 _L = math.log(2.0 / ALPHA)
+CORRELATION_LAGS = (1, 2, 3, 4, 5, 6, 7, 8, 16, 64)  # plus the row length (vertical neighbours)
+SERIAL_BINS = 16          # successive pairs binned on a 16 x 16 grid
+SERIAL_MIN_PER_BIN = 20   # the serial test runs when each bin expects at least this many pairs
 MIN_STAT_N = 1000  # distribution tests need enough values to have power
 MIN_COUNT = 64  # comparisons a counting test needs
 SHARE = 0.25  # share of hits that fails a counting test
@@ -101,8 +113,8 @@ def _distribution(x: torch.Tensor, shape, dtype: torch.dtype) -> str | None:
     t = _bernstein(n, 1.0 / 180.0, 1.0 / 6.0) + grid
     if abs(v - 1.0 / 12.0) > t:
         return f"variance {v:.6g} differs from 1/12 by more than {t:.3g} (n={n})"
-    # Independence of neighbours and of vertically adjacent values: E[(x_i - 1/2)(x_j - 1/2)] = 0.
-    for lag in sorted({1, int(shape[-1]) if len(shape) >= 2 else 1}):
+    # Independence at several lags and of vertically adjacent values: E[(x_i - 1/2)(x_j - 1/2)] = 0.
+    for lag in sorted(set(CORRELATION_LAGS) | ({int(shape[-1])} if len(shape) >= 2 else set())):
         a, b = _disjoint_pairs(x, lag)
         if a.numel() < MIN_STAT_N // 4:
             continue
@@ -110,6 +122,9 @@ def _distribution(x: torch.Tensor, shape, dtype: torch.dtype) -> str | None:
         t = _bernstein(a.numel(), 1.0 / 144.0, 0.25) + grid
         if abs(z) > t:
             return f"values {lag} apart are correlated: mean product {z:.4g}, bound {t:.3g}"
+    msg = _runs(x) or _serial(x)
+    if msg:
+        return msg
     # Periodicity: a stream that repeats (same seed/offset reused per block or per row) makes
     # x_i == x_{i+lag} for most i; a correct one almost never.
     for lag in _lags(n, shape):
@@ -127,6 +142,38 @@ def _distribution(x: torch.Tensor, shape, dtype: torch.dtype) -> str | None:
         if on_grid > SHARE:
             return (f"{dtype} values carry too few random bits: {on_grid:.0%} are multiples of "
                     f"2**-{int(math.log2(coarse))}")
+    return None
+
+
+def _runs(x: torch.Tensor) -> str | None:
+    """Runs above/below 1/2: for independent values each neighbour pair changes side with
+    probability 1/2, independently, so the number of changes is Binomial(n - 1, 1/2)."""
+    above = x >= 0.5
+    changes = (above[1:] != above[:-1]).sum().item()
+    m = x.numel() - 1
+    t = math.sqrt(m * _L / 2.0)  # Hoeffding
+    if abs(changes - m / 2.0) > t:
+        return f"runs above/below 1/2: {changes} side changes in {m} steps, expected {m / 2:.0f} +- {t:.0f}"
+    return None
+
+
+def _serial(x: torch.Tensor) -> str | None:
+    """Successive disjoint pairs (x_2i, x_2i+1) must fill the unit square evenly: Pearson's
+    statistic over a 16 x 16 grid, with 255 degrees of freedom."""
+    k = SERIAL_BINS
+    pairs = x[: x.numel() // 2 * 2].view(-1, 2)
+    n = pairs.shape[0]
+    if n < SERIAL_MIN_PER_BIN * k * k:
+        return None
+    cells = (pairs * k).floor().clamp_(0, k - 1).long()
+    counts = torch.bincount(cells[:, 0] * k + cells[:, 1], minlength=k * k).double()
+    expected = n / (k * k)
+    stat = ((counts - expected).square() / expected).sum().item()
+    dof = k * k - 1
+    t = 2.0 * _L  # twice the exponent of the Laurent-Massart bound: room for the multinomial's tail
+    limit = dof + 2.0 * math.sqrt(dof * t) + 2.0 * t
+    if stat > limit:
+        return f"successive values are not independent: serial chi-square {stat:.0f} over {dof} degrees of freedom > {limit:.0f}"
     return None
 
 

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes, tensor_leaves
 ENTRY = "argmax"
 SIGNATURE = "argmax(input_tensor, dim, keepdim=False)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = ["dim", "keepdim"]
 DIFFICULTY = 3
 DESCRIPTION = """
 Return the indices of the maximum values of a float32 tensor, like

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes, tensor_leaves
 ENTRY = "mean"
 SIGNATURE = "mean(input_tensor, dim, keepdim=False, dtype=None, out=None)"
 DTYPES = ["float32", "int32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32", "int32"]
+CORE_KWARGS = ["dim", "dtype", "keepdim"]
 DIFFICULTY = 1
 DESCRIPTION = """
 Average the elements of a tensor over the given dimension(s), like torch.mean(input_tensor, dim,

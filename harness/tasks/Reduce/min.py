@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes, tensor_leaves
 ENTRY = "min"
 SIGNATURE = "min(input_tensor, dim, keepdim=False)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = ["dim", "keepdim"]
 DIFFICULTY = 2
 DESCRIPTION = """
 Find the minimum of a float32 tensor along one dimension and where it occurs, like

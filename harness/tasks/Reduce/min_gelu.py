@@ -10,6 +10,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes, tensor_leaves
 ENTRY = "min_gelu"
 SIGNATURE = "min_gelu(input, dim=None, keepdim=False, approximate='none', out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = ["approximate", "dim", "keepdim"]
 DIFFICULTY = 2
 DESCRIPTION = """
 Transform a float32 tensor elementwise with g and return the minimum of g(input), either over all

@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes, tensor_leaves
 ENTRY = "std"
 SIGNATURE = "std(input, dim=None, correction=1, keepdim=False, out=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = ["correction", "dim", "keepdim"]
 DIFFICULTY = 2
 DESCRIPTION = """
 Compute the standard deviation of a float32 tensor over the given dimension(s), like

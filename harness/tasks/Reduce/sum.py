@@ -7,6 +7,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes, tensor_leaves
 ENTRY = "sum"
 SIGNATURE = "sum(input, dim, keepdim=False, dtype=None)"
 DTYPES = ["float32", "float64"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32", "float64"]
+CORE_KWARGS = ["dim", "dtype", "keepdim"]
 DIFFICULTY = 2
 DESCRIPTION = """
 Add up the elements of a tensor over the given dimension(s), like torch.sum(input, dim, keepdim,

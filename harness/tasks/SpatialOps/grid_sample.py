@@ -12,6 +12,9 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "grid_sample"
 SIGNATURE = "grid_sample(input, grid, mode='bilinear', padding_mode='zeros', align_corners=False)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_DTYPES = ["float32"]
+CORE_KWARGS = ["align_corners", "mode", "padding_mode"]
 DIFFICULTY = 4
 DESCRIPTION = """
 Sample a batch of images at arbitrary locations, like torch.nn.functional.grid_sample(input, grid,

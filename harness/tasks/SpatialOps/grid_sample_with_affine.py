@@ -13,6 +13,8 @@ ENTRY = "grid_sample_with_affine"
 SIGNATURE = ("grid_sample_with_affine(input, theta, size, mode='bilinear', padding_mode='zeros', "
              "align_corners=False)")
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_KWARGS = ["align_corners", "mode", "padding_mode"]
 DIFFICULTY = 3
 DESCRIPTION = """
 Apply a per-sample affine warp to a batch of images: compute

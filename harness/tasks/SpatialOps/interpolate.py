@@ -11,6 +11,8 @@ from harness.taskdef import Case, Cost, Inputs, numel_bytes
 ENTRY = "interpolate"
 SIGNATURE = "interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None)"
 DTYPES = ["float32"]
+# Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
+CORE_KWARGS = ["align_corners", "mode", "scale_factor", "size"]
 DIFFICULTY = 3
 DESCRIPTION = """
 Resize a float32 tensor like torch.nn.functional.interpolate(input, size=size,
