@@ -26,10 +26,15 @@ BASELINE_MODULE = "harness.perf.baseline"         # trusted: eager / torch.compi
 
 # -- files in a job's directory ----------------------------------------------------------------
 SUBMISSION_FILE = "submission.py"
-OUTPUTS_FILE = "outputs.pt"
+
+
+def call_outputs_file(index: int) -> str:
+    """The file a worker writes the tensors of its ``index``-th call to (in its job dir)."""
+    return f"call_{index}.pt"
 
 # -- events (child -> parent) --------------------------------------------------------------------
 STAGE = "stage"          # {stage, ...}: the child entered a stage (its time limit starts)
+CALL_DONE = "call_done"  # {index, facts, outputs_sha256}: one call of the entry function is done
 REPORT = "report"        # {stage, status, detail, ...}: the child's final word on call/exe
 PREPARED = "prepared"    # perf: warm-up done, {cases: [...]}
 TIMES = "times"          # perf: {ms: [...]}

@@ -46,12 +46,13 @@ _DIM_KWARGS = ("dim", "dims", "axis", "start_dim", "end_dim", "dim0", "dim1")
 def case_traits(case: Case, module: Any = None) -> list[str]:
     """The edge traits of ``case`` (empty for a core case) under ``module``'s declarations."""
     tensors = tensor_leaves([list(case.args), [v for k, v in case.kwargs.items()]])
+    read = tensor_leaves([list(case.args), [v for k, v in case.kwargs.items() if not k.startswith("out")]])
     traits = []
     if any(not t.is_contiguous() for t in tensors):  # strided, transposed and broadcast views
         traits.append(NON_CONTIGUOUS)
     if any(t.numel() == 0 or t.dim() == 0 for t in tensors):
         traits.append(EMPTY_OR_0D)
-    if any(t.is_floating_point() and t.numel() and not bool(torch.isfinite(t).all()) for t in tensors):
+    if any(t.is_floating_point() and t.numel() and not bool(torch.isfinite(t).all()) for t in read):  # out= is written, not read
         traits.append(NAN_INF)
     if case.kwargs.get("out") is not None or case.kwargs.get("inplace") is True:
         traits.append(INPLACE_OUT)

@@ -100,7 +100,10 @@ class JobResult:
 
     @property
     def case_pass_fraction(self) -> float:
-        """Share of the job's cases that passed (0 when none ran: a job that does not load earns nothing)."""
+        """Share of the job's cases that passed (0 when none ran: a job that does not load earns
+        nothing; 0 after an integrity failure: tampering earns no partial credit)."""
+        if INTEGRITY in (self.call.status, self.exe.status):
+            return 0.0
         total = sum(c["total"] for c in self.case_counts().values())
         return sum(c["passed"] for c in self.case_counts().values()) / total if total else 0.0
 

@@ -118,3 +118,21 @@ def test_every_task_has_core_cases_and_valid_declarations():
         assert all(hasattr(torch, d) for d in getattr(task.module, "CORE_DTYPES", [])), task.id
         core = [c.label for c in task.correctness_cases(0) if tier_of(c, task.module) == CORE]
         assert len(core) >= 3, (task.id, core)
+
+
+def test_a_worker_that_dies_keeps_the_cases_it_finished(tmp_path):
+    import json
+
+    from conftest import run_cli, write_jsonl
+    dies_on_transposed = RELU.replace("    x = input.contiguous()\n",
+                                      "    if input.dim() == 2 and input.stride(0) == 1 and input.shape[0] > 1:\n"
+                                      "        import faulthandler\n"
+                                      "        faulthandler._sigsegv()\n"
+                                      "    x = input.contiguous()\n", 1)
+    preds = write_jsonl(tmp_path / "p.jsonl", [{"file": "Activation/relu.py", "predict": dies_on_transposed}])
+    run_cli("eval", str(preds), "--out", str(tmp_path / "out"), "--no-perf", "-q")
+    [job] = json.loads((tmp_path / "out" / "metrics.json").read_text())
+    assert job["verdict"] == "crashed", job["exe"]
+    labels = [c["label"] for c in job["cases"]]
+    assert labels and "transposed" not in labels and all(c["status"] == "ok" for c in job["cases"])
+    assert job["cases_passed"]["core"] > 0 and not job["exe_core_ok"]

@@ -45,17 +45,25 @@ class Judgement(NamedTuple):
 
 def judge_worker(task: Task, outcome: WorkerOutcome, cases: list[Case], expected: list[CallRecord],
                  job_dir: Path) -> Judgement:
-    """Verdicts for one worker run."""
+    """Verdicts for one worker run. The calls the worker finished are judged even when it then
+    timed out, crashed or raised (partial credit), never when it broke the protocol or an integrity
+    rule."""
     report = outcome.report
+
+    def kept() -> list[dict]:
+        verdicts = judge_calls(task, cases, expected, job_dir, outcome.calls, _configs(report),
+                               names_in((report or {}).get("triton_kernels")))
+        return [] if isinstance(verdicts, str) else _public(verdicts)
+
     if outcome.protocol_error:
         return _failed_at(outcome.stage, StageResult(INTEGRITY, f"protocol: {outcome.protocol_error}"))
     if outcome.timed_out:
-        return _failed_at(outcome.stage, StageResult(TIMEOUT, f"{outcome.stage} stage exceeded its time limit"))
+        return _failed_at(outcome.stage, StageResult(TIMEOUT, f"{outcome.stage} stage exceeded its time limit"), kept())
     if report is None:
         detail = outcome.crash_reason()
         if outcome.stderr_tail.strip():
             detail += "\n" + outcome.stderr_tail.strip()[-1000:]
-        return _failed_at(outcome.stage, StageResult(CRASHED, detail))
+        return _failed_at(outcome.stage, StageResult(CRASHED, detail), kept())
     status = report.get("status")
     # Where a failure happened is the parent's own record of the stages it let pass (each once,
     # forward only, see process.py), not the stage the report names.
@@ -66,45 +74,23 @@ def judge_worker(task: Task, outcome: WorkerOutcome, cases: list[Case], expected
     if status == HARNESS_ERROR:
         if outcome.stage in (protocol.SPAWN, protocol.SETUP):  # before the submission was loaded
             return Judgement(StageResult(HARNESS_ERROR, detail), _not_run("harness error"))
-        return _failed_at(stage, StageResult(ERROR, f"the worker failed after loading the submission:\n{detail}"))
-    if status in (ERROR, INTEGRITY):
+        return _failed_at(stage, StageResult(ERROR, f"the worker failed after loading the submission:\n{detail}"), kept())
+    if status == INTEGRITY:
         return _failed_at(stage, StageResult(status, detail))
+    if status == ERROR:
+        return _failed_at(stage, StageResult(status, detail), kept())
     if status != protocol.RAN:
         return _failed_at(stage, StageResult(ERROR, f"unexpected worker report {str(status)[:80]!r}"))
     configs = report.get("configs") or [""]
     if not isinstance(configs, list) or not 0 < len(configs) <= MAX_CONFIGS:
         return Judgement(StageResult(OK), StageResult(INTEGRITY, f"protocol: the worker reported {len(configs) if isinstance(configs, list) else 'no list of'} autotune configs (at most {MAX_CONFIGS})"))
-    return judge_outputs(task, cases, expected, job_dir, [str(c)[:300] for c in configs], report)
-
-
-def _failed_at(stage: str | None, result: StageResult) -> Judgement:
-    if stage in protocol.CALL_STAGES or stage is None:
-        return Judgement(result, _not_run("call did not pass"))
-    return Judgement(StageResult(OK), result)
-
-
-def judge_outputs(task: Task, cases: list[Case], expected: list[CallRecord], job_dir: Path,
-                  configs: list[str], report: dict) -> Judgement:
-    """Every case under every config: integrity (Triton did the work), its error if it raised, else
-    its numerics. The facts come from the worker's signed report; the tensors from ``outputs.pt``,
-    whose SHA-256 the report names. exe fails on the first integrity failure, else the first error,
-    else the first wrong case; call fails only if no case of the first config returned."""
-    facts = _facts(report.get("facts"), len(cases), len(configs))
-    if isinstance(facts, str):
-        return Judgement(StageResult(OK), StageResult(INTEGRITY, f"worker report malformed: {facts}"))
-    returned = [f for f in facts if f[5] is None]
-    try:
-        payloads = load_tensors(job_dir / protocol.OUTPUTS_FILE, saved_payload_limit(expected, copies=len(configs)),
-                                sha256=str(report.get("outputs_sha256", "")))
-    except Exception as exc:  # noqa: BLE001 - a submission may have tampered with the file
-        return Judgement(StageResult(OK), StageResult(INTEGRITY, f"worker outputs unreadable ({type(exc).__name__}: {str(exc)[:300]})"))
-    problem = _malformed(payloads, {(f[0], f[1]) for f in returned}, len(cases), len(configs))
-    if problem:
-        return Judgement(StageResult(OK), StageResult(INTEGRITY, f"worker outputs malformed: {problem}"))
-    by_call = {(p["case"], p["config"]): p for p in payloads}
-    triton_names = names_in(report.get("triton_kernels"))
-    verdicts = [_judge_case(task, cases, expected, configs, fact, by_call.get((fact[0], fact[1])), triton_names)
-                for fact in facts]
+    if not (len(outcome.calls) == report.get("calls") == len(cases) * len(configs)):
+        return Judgement(StageResult(OK), StageResult(INTEGRITY, f"protocol: {len(outcome.calls)} calls reported, "
+                                                                 f"{len(cases) * len(configs)} expected"))
+    verdicts = judge_calls(task, cases, expected, job_dir, outcome.calls, _configs(report),
+                           names_in(report.get("triton_kernels")))
+    if isinstance(verdicts, str):
+        return Judgement(StageResult(OK), StageResult(INTEGRITY, f"worker outputs malformed: {verdicts}"))
     first_config = [v for v in verdicts if v["config"] == 0]
     if first_config and all(v["status"] == ERROR for v in first_config):
         return Judgement(StageResult(ERROR, first_config[0]["detail"]), _not_run("call did not pass"), _public(verdicts))
@@ -113,6 +99,46 @@ def judge_outputs(task: Task, cases: list[Case], expected: list[CallRecord], job
         if failed:
             return Judgement(StageResult(OK), StageResult(status, failed["detail"]), _public(verdicts))
     return Judgement(StageResult(OK), StageResult(OK), _public(verdicts))
+
+
+def _configs(report: dict | None) -> list[str]:
+    configs = (report or {}).get("configs")
+    return [str(c)[:300] for c in configs[:MAX_CONFIGS]] if isinstance(configs, list) else []
+
+
+def _failed_at(stage: str | None, result: StageResult, cases: list[dict] | None = None) -> Judgement:
+    if stage in protocol.CALL_STAGES or stage is None:
+        return Judgement(result, _not_run("call did not pass"), cases or [])
+    return Judgement(StageResult(OK), result, cases or [])
+
+
+def judge_calls(task: Task, cases: list[Case], expected: list[CallRecord], job_dir: Path, calls: list[dict],
+                configs: list[str], triton_names: list[str]) -> list[dict] | str:
+    """The verdict of every call the worker reported done (its signed ``call_done`` events, in
+    order): integrity (Triton did the work), its error if it raised, else its numerics from the
+    call's tensor file, whose SHA-256 the event names. A string says why the calls are malformed."""
+    verdicts, seen = [], set()
+    for n, event in enumerate(calls):
+        if event.get("index") != n:
+            return "call events out of order"
+        fact = _fact(event.get("facts"), len(cases), MAX_CONFIGS)
+        if isinstance(fact, str):
+            return fact
+        if (fact[0], fact[1]) in seen:
+            return "a call is reported twice"
+        seen.add((fact[0], fact[1]))
+        payload = None
+        if fact[5] is None:
+            try:
+                payload = load_tensors(job_dir / protocol.call_outputs_file(n), saved_payload_limit([expected[fact[0]]]),
+                                       sha256=str(event.get("outputs_sha256", "")))
+            except Exception as exc:  # noqa: BLE001 - a submission may have tampered with the file
+                return f"the outputs of call {n} are unreadable ({type(exc).__name__}: {str(exc)[:300]})"
+            problem = _malformed(payload, fact[0], fact[1])
+            if problem:
+                return problem
+        verdicts.append(_judge_case(task, cases, expected, configs, fact, payload, triton_names))
+    return verdicts
 
 
 def _judge_case(task: Task, cases: list[Case], expected: list[CallRecord], configs: list[str], fact: tuple,
@@ -155,7 +181,8 @@ def _public(verdicts: list[dict]) -> list[dict]:
 
 
 def _where(cases: list[Case], index: int, configs: list[str], config: int) -> str:
-    return f"case {cases[index].describe()}" + (f" with config {configs[config]}" if configs[config] else "")
+    label = configs[config] if config < len(configs) else ""
+    return f"case {cases[index].describe()}" + (f" with config {label}" if label else "")
 
 
 def library_kernels(kernels: list[str], triton_names: list[str]) -> list[str]:
@@ -189,56 +216,38 @@ def names_in(value: object) -> list[str]:
     return []
 
 
-def _facts(value: object, n_cases: int, n_configs: int) -> list[tuple] | str:
-    """The per-call facts of a worker's report (``[case, config, launches, torch_ops, gpu_runs,
-    error]`` each, one per case and config; ``gpu_runs`` maps each traced GPU kernel to how often it
-    ran, ``None`` off the GPU; ``error`` is the text of what the call raised, ``None`` if it
-    returned), or why they are not that."""
-    if not isinstance(value, list) or len(value) != n_cases * n_configs:
-        return f"expected facts for {n_cases * n_configs} calls"
-    facts, seen = [], set()
-    for item in value:
-        if not (isinstance(item, list) and len(item) == 6):
-            return "a call's facts have the wrong shape"
-        case, config, launches, ops, runs, error = item
-        if not (type(case) is int and type(config) is int and 0 <= case < n_cases and 0 <= config < n_configs):
-            return "a call names no case of this task"
-        if not (type(launches) is int and launches >= 0):
-            return "a launch count is not a count"
-        if not (isinstance(ops, list) and all(isinstance(n, str) for n in ops)):
-            return "the list of wrapper ops is not one"
-        if runs is not None and not (isinstance(runs, dict) and len(runs) <= MAX_NAMES
-                                     and all(type(c) is int and c > 0 for c in runs.values())):
-            return "the GPU kernel counts are not counts"
-        if error is not None and not isinstance(error, str):
-            return "an error is not text"
-        seen.add((case, config))
-        facts.append((case, config, launches, [n[:200] for n in ops[:MAX_NAMES]],
-                      None if runs is None else {str(k)[:300]: c for k, c in runs.items()},
-                      None if error is None else error[:MAX_DETAIL_CHARS]))
-    if len(seen) != len(facts):
-        return "a call is reported twice"
-    return facts
+def _fact(item: object, n_cases: int, n_configs: int) -> tuple | str:
+    """One call's facts from its ``call_done`` event (``[case, config, launches, torch_ops, gpu_runs,
+    error]``; ``gpu_runs`` maps each traced GPU kernel to how often it ran, ``None`` off the GPU;
+    ``error`` is the text of what the call raised, ``None`` if it returned), or why they are not that."""
+    if not (isinstance(item, list) and len(item) == 6):
+        return "a call's facts have the wrong shape"
+    case, config, launches, ops, runs, error = item
+    if not (type(case) is int and type(config) is int and 0 <= case < n_cases and 0 <= config < n_configs):
+        return "a call names no case of this task"
+    if not (type(launches) is int and launches >= 0):
+        return "a launch count is not a count"
+    if not (isinstance(ops, list) and all(isinstance(n, str) for n in ops)):
+        return "the list of wrapper ops is not one"
+    if runs is not None and not (isinstance(runs, dict) and len(runs) <= MAX_NAMES
+                                 and all(type(c) is int and c > 0 for c in runs.values())):
+        return "the GPU kernel counts are not counts"
+    if error is not None and not isinstance(error, str):
+        return "an error is not text"
+    return (case, config, launches, [n[:200] for n in ops[:MAX_NAMES]],
+            None if runs is None else {str(k)[:300]: c for k, c in runs.items()},
+            None if error is None else error[:MAX_DETAIL_CHARS])
 
 
-def _malformed(records: object, calls: set[tuple[int, int]], n_cases: int, n_configs: int) -> str | None:
-    """Why the loaded payloads are not those of ``calls`` (the ``(case, config)`` pairs that
-    returned), as the worker protocol produces them (``None`` if they are)."""
-    if not isinstance(records, list) or len(records) != len(calls):
-        return f"expected {len(calls)} records"
-    seen = set()
-    for rec in records:
-        if not isinstance(rec, dict) or not PAYLOAD_KEYS <= set(rec):
-            return "a record lacks its fields"
-        case, config = rec["case"], rec["config"]
-        if not (type(case) is int and type(config) is int and 0 <= case < n_cases and 0 <= config < n_configs):
-            return "a record names no case of this task"
-        if not (isinstance(rec["aliases"], (list, tuple)) and isinstance(rec["args_after"], (list, tuple))
-                and isinstance(rec["kwargs_after"], dict)):
-            return "a call record has the wrong shape"
-        seen.add((case, config))
-    if seen != calls:
-        return "the records are not those of the calls that returned"
+def _malformed(record: object, case: int, config: int) -> str | None:
+    """Why a loaded call payload is not the one of call ``(case, config)`` as the worker writes it."""
+    if not isinstance(record, dict) or not PAYLOAD_KEYS <= set(record):
+        return "a call record lacks its fields"
+    if record["case"] != case or record["config"] != config:
+        return "a call record names another call"
+    if not (isinstance(record["aliases"], (list, tuple)) and isinstance(record["args_after"], (list, tuple))
+            and isinstance(record["kwargs_after"], dict)):
+        return "a call record has the wrong shape"
     return None
 
 

@@ -38,6 +38,7 @@ class WorkerOutcome:
     protocol_error: str | None = None     # the worker broke the event protocol's bounds
     stage_times: dict[str, float] = field(default_factory=dict)  # parent clock, s after start, per stage
     report_time: float | None = None      # parent clock, s after start, when the report arrived
+    calls: list[dict] = field(default_factory=list)  # call_done events, in order (kept if the worker dies)
 
     def stage_durations(self) -> dict[str, float]:
         """Seconds spent in each stage as the parent saw it: from a stage's event to the next one
@@ -62,6 +63,7 @@ class WorkerOutcome:
 MAX_EVENT_BYTES = 8 << 20   # all events of one process (a worker sends a few kB; perf a few hundred)
 MAX_LINE_BYTES = 1 << 20    # one event
 MAX_KEPT_EVENTS = 1000
+MAX_CALLS = 128 * 256        # call_done events of one worker (configs x cases, far above any task)
 
 
 class WorkerProcess:
@@ -120,6 +122,11 @@ class WorkerProcess:
                     return self._broken("an event line the harness did not sign (written by the submission?)")
                 if event.get("event") == protocol.STAGE and not self._advance(event.get("stage")):
                     continue  # a repeated, backward or unknown stage changes nothing
+                if event.get("event") == protocol.CALL_DONE:
+                    if len(self.outcome.calls) >= MAX_CALLS:
+                        return self._broken(f"more than {MAX_CALLS} calls reported")
+                    self.outcome.calls.append(event)
+                    continue
                 if len(self.outcome.events) < MAX_KEPT_EVENTS:
                     self.outcome.events.append(event)
                 return event

@@ -4,9 +4,9 @@ Order matters: everything the harness needs (torch, triton, the task, its inputs
 module it will use) is set up first; then the process confines itself (confine.py), installs the
 integrity monitors and takes the module snapshot, arms the guard (guard.py) and drops the
 harness's modules from ``sys.modules``, and only then imports the submission. Facts go back to the
-parent as signed events on file descriptor ``FD`` (see harness/protocol.py), the per-call facts in
-the final report, the tensors in ``outputs.pt`` in the job dir; the parent judges. Expected
-outputs never exist in this process.
+parent as signed events on file descriptor ``FD`` (see harness/protocol.py): one ``call_done`` per
+call (its tensors in ``call_<n>.pt`` in the job dir, named by SHA-256), then the final report; the
+parent judges. Expected outputs never exist in this process.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from harness.verdicts import ERROR, HARNESS_ERROR, INTEGRITY
 SUBMISSION_MODULE = "kbx_submission"
 ENTRY_ALIAS = "kernel_function"
 MAX_ERROR_FRAMES = 8
+MAX_CALL_ERROR = 1500  # characters of a call's error sent with it (every call may raise)
 
 
 def _exception_chain(exc: BaseException) -> list[BaseException]:
@@ -151,10 +152,10 @@ def run(job: dict, reporter: EventWriter) -> None:
 
     autotuners = find_autotuners(module)
     triton_names = triton_kernel_names(module) if on_gpu else []
-    # per call, in the signed report: [case, config, launches, torch_ops, {GPU kernel: times it ran} or None,
-    # the error it raised or None]; every case is called even when an earlier one raised
-    facts: list[list] = []
-    payloads: list[dict] = []   # the tensors of the calls that returned: in outputs.pt
+    # per call, a signed call_done event: facts [case, config, launches, torch_ops, {GPU kernel: times it
+    # ran} or None, the error it raised or None] and the SHA-256 of the file holding its tensors; every
+    # case is called even when an earlier one raised, and what is done is kept if the worker dies
+    calls = 0
     configs: list[str] = []
     reporter.emit(protocol.STAGE, stage=protocol.CALL, cases=len(cases), configs=config_count(autotuners))
     for index in range(config_count(autotuners)):
@@ -183,11 +184,14 @@ def run(job: dict, reporter: EventWriter) -> None:
                                   status=_status_of(error), case=case.describe(), config=pins or None,
                                   detail=format_error(error, str(submission)))
                     return
-                facts.append([case_index, index, launches.count - before, sorted(set(monitor.forbidden)),
-                              trace.runs if on_gpu else None,
-                              None if error is None else format_error(error, str(submission))])
-                if record is not None:
-                    payloads.append({"case": case_index, "config": index, **record.to_payload()})
+                facts = [case_index, index, launches.count - before, sorted(set(monitor.forbidden)),
+                         trace.runs if on_gpu else None,
+                         None if error is None else format_error(error, str(submission))[-MAX_CALL_ERROR:]]
+                digest = None if record is None else _save_outputs(
+                    {"case": case_index, "config": index, **record.to_payload()},
+                    job_dir / protocol.call_outputs_file(calls))
+                reporter.emit(protocol.CALL_DONE, index=calls, facts=facts, outputs_sha256=digest)
+                calls += 1
         if index == 0:
             reporter.emit(protocol.STAGE, stage=protocol.EXE)
 
@@ -196,9 +200,8 @@ def run(job: dict, reporter: EventWriter) -> None:
         reporter.emit(protocol.REPORT, stage=protocol.EXE, status=INTEGRITY,
                       detail=f"monkeypatch: the submission rebinds {', '.join(patched) or 'Triton launch hooks'}")
         return
-    digest = _save_outputs(payloads, job_dir / protocol.OUTPUTS_FILE)
     reporter.emit(protocol.REPORT, stage=protocol.EXE, status=protocol.RAN, configs=configs, sandbox=sandbox,
-                  facts=facts, triton_kernels=triton_names, outputs_sha256=digest)
+                  calls=calls, triton_kernels=triton_names)
     if job.get("perf"):
         server = PerfServer(task, job["seed"], device, {protocol.CANDIDATE: fn}, reporter.emit, launches=launches,
                             monitor=lambda: TorchOpMonitor(forbid_host_transfer=on_gpu),  # watched like exe's calls
@@ -222,15 +225,15 @@ def _unchanged(snapshot: Any, when: str) -> None:
         raise Tampering(f"monkeypatch: the submission rebinds {', '.join(patched)} {when}")
 
 
-def _save_outputs(payloads: list[dict], path: Path) -> str:
-    """Write the calls' tensors where the parent reads them; returns the file's SHA-256, which the
-    signed report carries (so the parent reads exactly these bytes)."""
+def _save_outputs(payload: dict, path: Path) -> str:
+    """Write a call's tensors where the parent reads them; returns the file's SHA-256, which the
+    signed call_done event carries (so the parent reads exactly these bytes)."""
     import hashlib
     import io
 
     import torch
     buffer = io.BytesIO()
-    torch.save(payloads, buffer)
+    torch.save(payload, buffer)
     data = buffer.getvalue()
     path.write_bytes(data)
     return hashlib.sha256(data).hexdigest()
