@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from harness.run.submissions import DESCRIPTION_MARKER, ENTRY_MARKER
 from harness.task import Task
-from harness.tiers import (EMPTY_OR_0D, INPLACE_OUT, NAN_INF, NEGATIVE_DIM, NON_CONTIGUOUS, OTHER_DTYPE, OTHER_KWARGS,
-                           case_traits)
+from harness.tiers import (EMPTY_OR_0D, EXTREME_MAGNITUDE, INPLACE_OUT, NAN_INF, NEGATIVE_DIM, NON_CONTIGUOUS,
+                           OTHER_DTYPE, OTHER_KWARGS, TINY_VALUES, case_traits)
 
 RULES = """\
 Rules:
@@ -37,6 +37,7 @@ above."""
 # How each edge trait (harness/tiers.py) reads in the contract paragraph of a prompt.
 TRAIT_WORDS = {NON_CONTIGUOUS: "non-contiguous tensors (strided, transposed or broadcast views)",
                EMPTY_OR_0D: "empty and 0-d tensors", NAN_INF: "NaN and infinite values",
+               EXTREME_MAGNITUDE: "magnitudes beyond 1e6", TINY_VALUES: "many values below 1e-6 (precision near zero)",
                INPLACE_OUT: "in-place and `out=` calls", NEGATIVE_DIM: "negative dims",
                OTHER_DTYPE: "dtypes beyond the core ones", OTHER_KWARGS: "keyword arguments beyond the core ones"}
 

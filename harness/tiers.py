@@ -1,9 +1,10 @@
 """Correctness tiers of a task's cases: ``core`` and ``edge``.
 
 ``core`` is what the published benchmark's own tests exercise: contiguous, non-empty tensors of the
-task's core dtypes, finite values, the core keyword arguments. ``edge`` is everything else the
-harness checks: strided and broadcast views, empty and 0-d tensors, NaN and infinities, ``out=`` and
-in-place forms, negative dims, other dtypes. A case's tier is read from its inputs, so a new case
+task's core dtypes, finite values in ordinary ranges, the core keyword arguments. ``edge`` is
+everything else the harness checks: strided and broadcast views, empty and 0-d tensors, NaN and
+infinities, magnitudes beyond 1e6, many values below 1e-6, ``out=`` and in-place forms, negative
+dims, other dtypes. A case's tier is read from its inputs, so a new case
 needs no bookkeeping; a task file may declare, as data:
 
 - ``CORE_DTYPES``: dtype names its core cases use (default: all its dtypes); tensors of the kinds
@@ -34,12 +35,18 @@ TIERS = (CORE, EDGE)
 NON_CONTIGUOUS = "non_contiguous"
 EMPTY_OR_0D = "empty_or_0d"
 NAN_INF = "nan_inf"
+EXTREME_MAGNITUDE = "extreme_magnitude"
+TINY_VALUES = "tiny_values"
 INPLACE_OUT = "inplace_out"
 NEGATIVE_DIM = "negative_dim"
 OTHER_DTYPE = "other_dtype"
 OTHER_KWARGS = "other_kwargs"
 DECLARED_EDGE = "declared_edge"
-TRAITS = (NON_CONTIGUOUS, EMPTY_OR_0D, NAN_INF, INPLACE_OUT, NEGATIVE_DIM, OTHER_DTYPE, OTHER_KWARGS, DECLARED_EDGE)
+TRAITS = (NON_CONTIGUOUS, EMPTY_OR_0D, NAN_INF, EXTREME_MAGNITUDE, TINY_VALUES, INPLACE_OUT, NEGATIVE_DIM,
+          OTHER_DTYPE, OTHER_KWARGS, DECLARED_EDGE)
+HUGE = 1e6          # a finite value beyond this is an extreme magnitude
+TINY = 1e-6         # nonzero values below this, when they are a good share of a tensor, test tiny-value precision
+TINY_SHARE = 0.1    # (random data has about 1e-6 of its values there; an edge case puts many there on purpose)
 _DIM_KWARGS = ("dim", "dims", "axis", "start_dim", "end_dim", "dim0", "dim1")
 
 
@@ -54,6 +61,11 @@ def case_traits(case: Case, module: Any = None) -> list[str]:
         traits.append(EMPTY_OR_0D)
     if any(t.is_floating_point() and t.numel() and not bool(torch.isfinite(t).all()) for t in read):  # out= is written, not read
         traits.append(NAN_INF)
+    floats = [t for t in read if t.is_floating_point() and t.numel()]
+    if any(bool((t[torch.isfinite(t)].abs() > HUGE).any()) for t in floats):
+        traits.append(EXTREME_MAGNITUDE)
+    if any(_tiny_share(t) >= TINY_SHARE for t in floats):
+        traits.append(TINY_VALUES)
     if case.kwargs.get("out") is not None or case.kwargs.get("inplace") is True:
         traits.append(INPLACE_OUT)
     if any(_negative(case.kwargs.get(name)) for name in _DIM_KWARGS):
@@ -76,6 +88,11 @@ def case_traits(case: Case, module: Any = None) -> list[str]:
 
 def tier_of(case: Case, module: Any = None) -> str:
     return EDGE if case_traits(case, module) else CORE
+
+
+def _tiny_share(t: torch.Tensor) -> float:
+    nonzero = t[(t != 0) & torch.isfinite(t)].abs()
+    return (nonzero < TINY).double().mean().item() if nonzero.numel() else 0.0
 
 
 def _kind(dtype: torch.dtype) -> str:

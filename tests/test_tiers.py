@@ -29,18 +29,21 @@ def test_the_tier_of_a_case_is_read_from_its_inputs():
     assert case_traits(Case("out", x, out=torch.empty_like(x))) == ["inplace_out"]
     assert case_traits(Case("inplace", x, inplace=True)) == ["inplace_out"]
     assert case_traits(Case("negative dim", x, dim=-1)) == ["negative_dim"]
+    assert case_traits(Case("huge", x * 1e7)) == ["extreme_magnitude"]
+    assert case_traits(Case("tiny", x * 1e-9)) == ["tiny_values"]
+    assert case_traits(Case("a few tiny among many", torch.cat([x.flatten(), torch.full((4,), 1e-9)]))) == []
 
 
 def test_a_task_file_declares_its_core_dtypes_kwargs_and_exceptions():
     class Declared:
         CORE_DTYPES = ["float32"]
         CORE_KWARGS = {"dim"}
-        TIERS = {"huge-values": EDGE, "tiny-strided": CORE}
+        TIERS = {"ranges-the-rule-cannot-see": EDGE, "tiny-strided": CORE}
     x = torch.randn(4, 4)
     assert tier_of(Case("f32", x, dim=1), Declared) == CORE
     assert case_traits(Case("f16", x.half()), Declared) == ["other_dtype"]
     assert case_traits(Case("keepdim", x, keepdim=True), Declared) == ["other_kwargs"]
-    assert case_traits(Case("huge-values", x * 1e30), Declared) == ["declared_edge"]
+    assert case_traits(Case("ranges-the-rule-cannot-see", x * 700), Declared) == ["declared_edge"]
     assert tier_of(Case("tiny-strided", x.t()), Declared) == CORE
 
 
