@@ -104,10 +104,11 @@ def policy_for(job_dir: Path, protected: list[Path]) -> GuardPolicy:
 
 # -- proxies for primitives that raise no audit event ------------------------------------------
 
-def _proxy(key: str, original: Callable, audit: Callable = sys.audit) -> Callable:
+def _proxy(key: str, original: Callable, audit: Callable = sys.audit, event: str = FETCH_EVENT) -> Callable:
+    """A stand-in for ``original`` that holds no reference to it: each call asks the guard's hook."""
     def proxy(*args: Any, **kwargs: Any) -> Any:
         box: list = []
-        audit(FETCH_EVENT, key, box)
+        audit(event, key, box)
         return box[0](*args, **kwargs)
     proxy.__name__ = getattr(original, "__name__", key.rsplit(".", 1)[-1])
     proxy.__qualname__ = proxy.__name__
@@ -161,10 +162,10 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable]) -> Callable[
     """The audit hook. Everything it uses is bound here, once: later rebinding of module attributes
     or builtins by the submission cannot change what it does."""
     getframe, get_ident = sys._getframe, __import__("_thread").get_ident
-    os_open, os_close, readlink, O_PATH = os.open, os.close, os.readlink, getattr(os, "O_PATH", 0)
+    os_open, os_close, readlink, O_PATH, O_RDONLY = os.open, os.close, os.readlink, getattr(os, "O_PATH", 0), os.O_RDONLY
     FunctionType, CodeType = type(_make_hook), type(_make_hook.__code__)
     str_, bytes_, int_, list_, type_, issubclass_, len_, id_ = str, bytes, int, list, type, issubclass, len, id
-    Refusal = GuardRefusal
+    Refusal, fetch_event = GuardRefusal, FETCH_EVENT
     type_module = type.__dict__["__module__"].__get__
     function_code = FunctionType.__dict__["__code__"].__get__
     refused_events, refused_prefixes, frame_attributes = REFUSED_EVENTS, REFUSED_PREFIXES, FRAME_ATTRIBUTES
@@ -238,7 +239,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable]) -> Callable[
         if type_(source) is not bytes_:
             return False
         try:
-            fd = os_open(path, os.O_RDONLY)
+            fd = os_open(path, O_RDONLY)
         except OSError:
             return False
         try:
@@ -278,7 +279,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable]) -> Callable[
             return type_(module) is str_ and module.split(".", 1)[0] in trusted_packages
         return False
 
-    decided = refused_events | {"open", FETCH_EVENT, "object.__setattr__", "object.__delattr__", "import",
+    decided = refused_events | {"open", fetch_event, "object.__setattr__", "object.__delattr__", "import",
                                 "compile", "exec"}
 
     def hook(event: str, args: tuple) -> None:
@@ -301,7 +302,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable]) -> Callable[
     def decide(event: str, args: tuple, frame) -> None:
         if event == "open":
             check_open(args, frame)
-        elif event == FETCH_EVENT:
+        elif event == fetch_event:
             key, box = args
             # The proxy raised this event; the deciding frame is whoever called the proxy.
             if frame is None or frame.f_code.co_filename != this_file or type_(box) is not list_:
