@@ -1,19 +1,24 @@
-"""The Python API the Hugging Face wrappers (``evaluate`` metric, lm-eval task) call: code in,
-flat metric dict out. Everything runs through the same isolated :class:`~harness.run.runner.Evaluator`
-as the CLI."""
+"""The Python API: :func:`score` (code in, flat metric dict out), which the Hugging Face wrappers
+(``evaluate`` metric, lm-eval task) call, and :class:`Evaluator`, a warm evaluator for reward loops
+and the ``serve`` command. Everything runs through the same isolated runner as the CLI."""
 
 from __future__ import annotations
 
 import tempfile
+import time
 from collections import defaultdict
+from concurrent.futures import Future
 from math import comb
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Iterable, Sequence
 
 from harness.config import RunConfig, StageLimits
-from harness.run.runner import Evaluator
+from harness.run.pool import JobPool, PoolClosed, QueueFull
+from harness.run.runner import Evaluator as _Runner
 from harness.run.submissions import load_submissions
 from harness.verdicts import JobResult
+
+__all__ = ["Evaluator", "QueueFull", "PoolClosed", "evaluate_code", "metric_dict", "pass_at_k", "score"]
 
 
 # Run-level perf figures passed through to the metric dict (see perf/metrics.run_metrics).
@@ -48,13 +53,11 @@ def evaluate_code(predictions: Sequence[str | Sequence[str]], references: Sequen
             pairs.append((task, code))
             owners.append(i)
     jobs = load_submissions(pairs)
-    limits = StageLimits()
-    if timeout:
-        limits.call = limits.exe = float(timeout)
+    limits = _limits(timeout)
     with tempfile.TemporaryDirectory(prefix="kbx-run-") as tmp:
         config = RunConfig(out_dir=Path(out_dir) if out_dir else Path(tmp), seed=seed, mode=mode,
                            workers=workers, limits=limits, perf=perf, compile_baseline=compile_baseline)
-        evaluator = Evaluator(config)
+        evaluator = _Runner(config)
         summary = evaluator.run(jobs)
     results: list[list[JobResult]] = [[] for _ in references]
     for owner, job in zip(owners, jobs):
@@ -97,3 +100,88 @@ def score(predictions: Sequence[str | Sequence[str]], references: Sequence[str],
     """``evaluate_code`` then ``metric_dict``: the one call the wrappers make."""
     summary, results = evaluate_code(predictions, references, **kwargs)
     return metric_dict(summary, results, references)
+
+
+def _limits(timeout: float | None) -> StageLimits:
+    """Default stage limits, with ``timeout`` seconds for call and exe each when given."""
+    limits = StageLimits()
+    if timeout:
+        limits.call = limits.exe = float(timeout)
+    return limits
+
+
+class Evaluator:
+    """A warm evaluator: started once, it keeps its worker zygote, reference outputs and perf
+    budget across submissions, so each one pays only for its own worker process (call, exe and,
+    on a GPU, perf). Use it as a context manager::
+
+        with Evaluator(perf=False) as ev:
+            future = ev.submit("Activation/relu.py", code)     # returns at once
+            record = future.result()                            # the job's metrics.json record
+            records = ev.evaluate([(task_id, code), ...])       # a batch, in order
+
+    Each record is the per-job dict of ``metrics.json`` (``verdict``, ``call``/``exe``/``perf``,
+    ``cases``, ``perf_metrics``, ...). ``submit`` raises :class:`QueueFull` when ``max_pending``
+    jobs already wait for a worker (back-pressure: retry later), :class:`PoolClosed` after
+    :meth:`close`. Submissions run isolated exactly as in ``kernelbenchx eval``.
+    """
+
+    def __init__(self, *, seed: int = 0, mode: str | None = None, workers: int | None = None,
+                 timeout: float | None = None, perf: bool = True, compile_baseline: bool = False,
+                 max_pending: int = 256) -> None:
+        """``timeout``: seconds for call and exe each (default 300; per submission in
+        :meth:`submit`); ``workers``: concurrent workers (per GPU, or interpreter workers)."""
+        self._scratch = tempfile.TemporaryDirectory(prefix="kbx-warm-")
+        config = RunConfig(out_dir=Path(self._scratch.name), seed=seed, mode=mode, workers=workers,
+                           limits=_limits(timeout), perf=perf, compile_baseline=compile_baseline)
+        self._runner = _Runner(config)
+        self.mode = self._runner.mode
+        self.seed = seed
+        self._pool = JobPool(self._runner, max_pending=max_pending)
+
+    def submit(self, task_id: str, code: str, *, sample_id: int = 0,
+               timeout: float | None = None) -> "Future[dict[str, Any]]":
+        """Queue one submission (model output or plain source) for ``task_id``; the future's
+        result is its metrics.json record. ``timeout`` overrides the call/exe limits for it."""
+        [job] = load_submissions([(task_id, code)])
+        job.sample_id = sample_id
+        inner = self._pool.submit(job, _limits(timeout) if timeout else None)
+        outer: "Future[dict[str, Any]]" = Future()
+
+        def relay(done: "Future[JobResult]") -> None:
+            if done.cancelled():
+                outer.cancel()
+            elif done.exception() is not None:
+                outer.set_exception(done.exception())
+            else:
+                outer.set_result(done.result().to_json())
+        inner.add_done_callback(relay)
+        return outer
+
+    def evaluate(self, items: Iterable[tuple[str, str]], timeout: float | None = None) -> list[dict[str, Any]]:
+        """Evaluate ``(task_id, code)`` pairs concurrently; their records, in order. Waits for room
+        in the queue instead of raising :class:`QueueFull`."""
+        futures = [self._submit_waiting(task_id, code, timeout) for task_id, code in items]
+        return [f.result() for f in futures]
+
+    def _submit_waiting(self, task_id: str, code: str, timeout: float | None) -> "Future[dict[str, Any]]":
+        while True:
+            try:
+                return self.submit(task_id, code, timeout=timeout)
+            except QueueFull:
+                time.sleep(0.05)
+
+    def load(self) -> dict[str, int]:
+        """Jobs waiting and running now, and the number of worker slots."""
+        return self._pool.load()
+
+    def close(self) -> None:
+        """Finish the running jobs, fail the waiting ones, stop every process of the evaluator."""
+        self._pool.close()
+        self._scratch.cleanup()
+
+    def __enter__(self) -> "Evaluator":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -180,6 +180,16 @@ def _golden(args: argparse.Namespace) -> int:
     return code or (1 if missing else 0)
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from harness.serve import RemoteBindRefused, serve
+    try:
+        return serve(args.host, args.port, allow_remote=args.allow_remote, seed=args.seed,
+                     mode=INTERPRETER if args.interpret else None, workers=_workers(args), timeout=args.timeout,
+                     perf=not args.no_perf, compile_baseline=args.compile, max_pending=args.max_pending)
+    except RemoteBindRefused as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _load_metrics(out: Path):
     from harness.verdicts import JobResult
     return [JobResult.from_json(d) for d in json.loads((out / "metrics.json").read_text())]
@@ -261,6 +271,22 @@ def build_parser() -> argparse.ArgumentParser:
                                        "adds the repeatability table)")
     rp.add_argument("runs", nargs="+", metavar="RUN", help="output directories of `eval` (one or two)")
     rp.set_defaults(func=_report)
+
+    sv = sub.add_parser("serve", help="a warm evaluator over HTTP on localhost: POST /evaluate {task_id, code} "
+                                      "-> the job's metrics.json record (see harness/serve.py)")
+    sv.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1; loopback only unless --allow-remote)")
+    sv.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
+    sv.add_argument("--allow-remote", action="store_true", help="allow a non-loopback bind address (the server runs the code it is sent)")
+    sv.add_argument("--max-pending", type=_positive_int, default=64,
+                    help="jobs that may wait for a worker before requests are answered 429 (default 64)")
+    sv.add_argument("--seed", type=int, default=0, help="seed for the test inputs (default 0)")
+    sv.add_argument("--timeout", type=_positive_seconds, default=300.0,
+                    help="seconds for each of call and exe, the most a request may ask for (default 300)")
+    sv.add_argument("--workers", type=_positive_int, default=None, help="parallel workers (as for eval)")
+    sv.add_argument("--interpret", action="store_true", help="use Triton's CPU interpreter even if a GPU is present")
+    sv.add_argument("--no-perf", action="store_true", help="call and exe only")
+    sv.add_argument("--compile", action="store_true", help="also time torch.compile of the reference")
+    sv.set_defaults(func=_serve)
 
     ts = sub.add_parser("tasks", help="list tasks, or show one with its prompt")
     ts.add_argument("filter", nargs="*", help="substrings of task ids to keep")

@@ -10,8 +10,8 @@ from typing import Any
 
 import torch
 
-from harness.invoke import CallRecord
-from harness.taskdef import Tolerance, tolerance_for
+from harness.invoke import CallRecord, move_like_reference
+from harness.taskdef import Case, Tolerance, map_tensors, tolerance_for
 
 
 def _is_seq(x: Any) -> bool:
@@ -169,3 +169,21 @@ def judge_call(candidate: CallRecord, reference: CallRecord, tolerances: dict | 
         if msg:
             return msg
     return None
+
+
+def judge_saved(payload: dict, reference: CallRecord, tolerances: dict | None = None,
+                custom_check: Any = None, case: Case | None = None) -> str | None:
+    """``judge_call`` for a candidate's saved payload, on the reference's device — or on the CPU when
+    that device runs out of memory: other jobs share the GPU, so its free memory while judging says
+    nothing about the submission."""
+    try:
+        return judge_call(move_like_reference(payload, reference), reference, tolerances, custom_check, case)
+    except torch.OutOfMemoryError:
+        pass
+    torch.cuda.empty_cache()
+    cpu = lambda t: t.cpu()  # noqa: E731
+    reference = CallRecord(map_tensors(reference.output, cpu), map_tensors(reference.args_after, cpu),
+                           map_tensors(reference.kwargs_after, cpu), reference.aliases)
+    if case is not None:
+        case = Case(case.label, *map_tensors(list(case.args), cpu), **map_tensors(case.kwargs, cpu))
+    return judge_call(move_like_reference(payload, reference), reference, tolerances, custom_check, case)

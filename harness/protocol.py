@@ -2,7 +2,7 @@
 
 A child process (an untrusted worker, the trusted baseline process, the fork server) is started as
 ``python -P -m MODULE JOB_FILE FD`` and writes one signed JSON object per line to file descriptor
-``FD`` (see "signed events" below); each object has an ``event`` field. Perf children also read one JSON command per line on stdin.
+``FD`` (see "signed events" below); each object has an ``event`` field. Workers and perf children also read one JSON command per line on stdin.
 Every name either side uses is defined here once, so the two sides cannot drift apart; the status
 words inside a ``report`` event are the verdict words of :mod:`harness.verdicts` (plus ``RAN``).
 """
@@ -42,6 +42,7 @@ CHECKED = "checked"      # perf: check-set call done ({integrity} if it was not 
 SAVED = "saved"          # perf: check-set result written
 VERDICT = "verdict"      # perf (baseline): {ok, status, detail} for the candidate's check result
 READY = "ready"          # fork server: imports done
+IMPORTED = "imported"    # worker: the submission is imported; it waits for CMD_INPUTS before drawing any input
 
 # -- stages, in order ------------------------------------------------------------------------------
 SPAWN, SETUP, LOAD, CALL, EXE, PERF = "spawn", "setup", "load", "call", "exe", "perf"
@@ -53,8 +54,11 @@ CALL_STAGES = (SPAWN, SETUP, LOAD, CALL)   # a failure here fails `call`; later 
 #: A worker's report status for "ran every case; the parent judges the outputs".
 RAN = "ran"
 
-# -- commands (parent -> perf child, on its stdin) -----------------------------------------------
+# -- commands (parent -> child, on its stdin) ------------------------------------------------------
 CMD_PREPARE, CMD_TIME, CMD_CHECK, CMD_SAVE, CMD_JUDGE, CMD_DONE = "prepare", "time", "check", "save", "judge", "done"
+# worker: {seed} of the run, sent only once the submission is imported (after IMPORTED), so nothing
+# in the process can know the inputs while the submission's import-time code runs
+CMD_INPUTS = "inputs"
 
 # ``which`` result a perf ``save`` / ``judge`` command means: the check call's, or the kept timed repetition's
 CHECK_RESULT, TIMED_RESULT = "check", "timed"

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable
 import torch
 
 from harness.shipped import tasks_dir
-from harness.taskdef import Case, Cost, Inputs, Tolerance, elementwise_cost
+from harness.taskdef import Case, Cost, Inputs, Tolerance, elementwise_cost, tensor_leaves
 
 CATEGORIES = (
     "Activation", "Convolution", "Fusion", "Index", "LinearAlgebra", "Loss", "Math",
@@ -114,6 +114,18 @@ class Task:
             return []
         on_gpu = torch.device(device).type == "cuda"
         return list(fn(Inputs(self.case_seed(seed, f"perf:{input_set}"), device, draw_on_device=on_gpu)))
+
+    @cached_property
+    def perf_input_bytes(self) -> int | None:
+        """Bytes of the buffers of one set of perf inputs, from the perf cases drawn on the ``meta``
+        device (shapes, no data); ``None`` when they cannot be drawn without data."""
+        try:
+            cases = self.perf_cases(0, "meta")
+        except Exception:  # noqa: BLE001 - e.g. a case built from values (a copy out of real data)
+            return None
+        # views of one buffer count once per view: an estimate that errs on the large side
+        return sum(t.untyped_storage().nbytes() for case in cases
+                   for t in tensor_leaves(list(case.args) + list(case.kwargs.values())))
 
     def cost(self, case: Case, output: Any) -> Cost:
         """FLOPs and bytes of one case (task's own model, or the elementwise default)."""

@@ -94,7 +94,9 @@ class Inputs:
         # Perf-sized inputs are drawn on the GPU itself (drawing hundreds of MB on the CPU is slow);
         # the same seed still gives the same values in every process on the same device.
         self._draw = self.device if draw_on_device else torch.device("cpu")
-        self.generator = torch.Generator(device=self._draw).manual_seed(seed)
+        if self.device.type == "meta":  # shapes only (harness/task.py: perf_input_bytes)
+            self._draw = self.device
+        self.generator = None if self.device.type == "meta" else torch.Generator(device=self._draw).manual_seed(seed)
 
     # -- basic distributions -------------------------------------------------------------
     def _out(self, t: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:

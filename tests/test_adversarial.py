@@ -169,6 +169,23 @@ def test_parent_memory_stays_bounded(attack_run):
     assert attack_run["peak_kib"] < PARENT_PEAK_MIB * 1024, attack_run["peak_kib"] // 1024
 
 
+def test_nothing_at_import_time_holds_the_seed(tmp_path):
+    """The run's seed (and so every input) reaches the worker only after the submission's import:
+    a submission that searches its job files, argv, environment and command channel at import
+    finds it nowhere."""
+    seed = "918273645"
+    preds = write_jsonl(tmp_path / "preds.jsonl", [{"file": "Activation/relu.py", "predict": _source("seed_at_import")}])
+    proc = subprocess.run([sys.executable, "-m", "harness.cli", "eval", str(preds), "--out", str(tmp_path / "out"), "-q",
+                           "--seed", seed, "--no-perf"], capture_output=True, text=True, timeout=600, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    rec = json.loads((tmp_path / "out" / "metrics.json").read_text())[0]
+    detail = rec["call"]["detail"]
+    assert "found at import:" in detail and "stdin: nothing" in detail, detail
+    assert "env: [" in detail  # it did look
+    assert seed not in detail and rec["verdict"] == "error"
+
+
 def test_workers_die_with_the_cli(tmp_path):
     """SIGKILL the CLI in the middle of a job: its fork server and the worker go with it."""
     code = "import time\n\ndef relu(input, inplace=False):\n    time.sleep(600)\n"
@@ -257,7 +274,9 @@ def test_perf_forgery_is_not_a_speedup(perf_attack_run, name):
     verdict, phrase = PERF_ATTACKS[name]
     rec = perf_attack_run[list(PERF_ATTACKS).index(name)]
     assert rec["exe"]["status"] == "ok", rec["exe"]          # right on the small cases
-    assert rec["verdict"] == verdict and phrase in rec["perf"]["detail"], rec["perf"]
+    cases = [{k: c.get(k) for k in ("describe", "runtime_ms", "roofline_ms", "roofline_pct")}
+             for c in (rec.get("perf_metrics") or {}).get("cases", [])]
+    assert rec["verdict"] == verdict and phrase in rec["perf"]["detail"], (rec["perf"], cases)
     assert rec["exe_ok"] is False and not rec["perf_ok"]
 
 

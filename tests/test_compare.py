@@ -66,3 +66,29 @@ def test_complex_values_nan_and_tolerance():
     assert "elements differ" in compare_outputs(ref * 1.01, ref)
     assert "NaN" in compare_outputs(torch.full_like(ref, complex("nan+nanj")), ref)
     assert "all zeros" in compare_outputs(torch.zeros_like(ref), ref)
+
+
+def test_judging_that_runs_out_of_device_memory_is_redone_on_the_cpu(monkeypatch):
+    """Other jobs share the GPU: a judge that runs out of memory there judges on the CPU instead of
+    blaming the submission (seen on the H200: permute_copy's 8 GiB perf check under 8 workers)."""
+    import harness.compare as compare
+    from harness.invoke import CallRecord
+
+    real = compare.judge_call
+    calls = []
+
+    def first_runs_out(candidate, reference, *args):
+        calls.append(reference.output.device)
+        if len(calls) == 1:
+            raise torch.OutOfMemoryError("CUDA out of memory (simulated)")
+        return real(candidate, reference, *args)
+
+    monkeypatch.setattr(compare, "judge_call", first_runs_out)
+    want = torch.arange(6.0)
+    reference = CallRecord(want, [want.clone()], {}, [None])
+    right = {"output": want.clone(), "args_after": [want.clone()], "kwargs_after": {}, "aliases": [None]}
+    wrong = right | {"output": want + 1}
+    assert compare.judge_saved(right, reference) is None
+    calls.clear()
+    assert "elements differ" in (compare.judge_saved(wrong, reference) or "")
+    assert len(calls) == 2 and calls[1].type == "cpu"

@@ -121,6 +121,9 @@ def test_every_task_has_core_cases_and_valid_declarations():
         assert all(hasattr(torch, d) for d in getattr(task.module, "CORE_DTYPES", [])), task.id
         core = [c.label for c in task.correctness_cases(0) if tier_of(c, task.module) == CORE]
         assert len(core) >= 3, (task.id, core)
+        declared = getattr(task.module, "TIERS", {})
+        labels = {c.label for c in task.correctness_cases(0)}
+        assert set(declared) <= labels and set(declared.values()) <= {CORE, EDGE}, (task.id, declared)
 
 
 def test_a_worker_that_dies_keeps_the_cases_it_finished(tmp_path):

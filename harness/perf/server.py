@@ -29,9 +29,9 @@ from typing import Any, Callable, Iterator
 import torch
 
 from harness import protocol
-from harness.compare import judge_call
+from harness.compare import judge_saved
 from harness.bounded_io import load_tensors
-from harness.invoke import (CallRecord, argument_storages, call_case, clone_case, detached, move_like_reference,
+from harness.invoke import (CallRecord, argument_storages, call_case, clone_case, detached,
                             record_of, saved_payload_limit)
 from harness.perf.roofline import case_dtype
 from harness.perf.timing import EventTimer, estimate_ms
@@ -141,6 +141,8 @@ class PerfServer:
 
     def _cmd_prepare(self, command: dict) -> None:
         self.cases = build_cases(self.task, self.seed, self.device)
+        if torch.device(self.device).type == "cuda":
+            torch.cuda.empty_cache()  # the float64 draws' blocks: other jobs' perf memory (run/gpu_memory.py)
         described = []
         for case in self.cases:
             info: dict[str, Any] = {"label": case.label, "describe": case.sets[0].describe(),
@@ -256,13 +258,12 @@ def _judge_saved(task: Task, inputs: Case, reference: CallRecord, path: Path) ->
     ``inputs`` (what a custom check reads besides the outputs)."""
     try:
         payload = load_tensors(path, saved_payload_limit([reference]))
-        candidate = move_like_reference(payload, reference)
     except Exception as exc:  # noqa: BLE001 - the file came from the untrusted process
         return {"ok": False, "status": INTEGRITY, "detail": f"perf check result unreadable ({type(exc).__name__}: {str(exc)[:300]})"}
     finally:
         path.unlink(missing_ok=True)
     try:
-        msg = judge_call(candidate, reference, task.tolerances, task.custom_check, inputs)
+        msg = judge_saved(payload, reference, task.tolerances, task.custom_check, inputs)
     except Exception as exc:  # noqa: BLE001 - whatever the candidate returned broke the comparison
         return {"ok": False, "status": INTEGRITY, "detail": f"perf check result could not be judged ({type(exc).__name__}: {str(exc)[:300]})"}
     if msg:
@@ -271,8 +272,13 @@ def _judge_saved(task: Task, inputs: Case, reference: CallRecord, path: Path) ->
 
 
 def stdin_commands() -> Iterator[dict]:
-    """The parent's commands, one JSON object per line on stdin."""
-    for line in sys.stdin:
+    """The parent's commands, one JSON object per line on stdin (the stream as it is when this is
+    called: rebinding ``sys.stdin`` later changes nothing)."""
+    return _commands(sys.stdin, json.loads)
+
+
+def _commands(stream: Any, parse: Callable[[str], Any]) -> Iterator[dict]:
+    for line in stream:
         line = line.strip()
         if line:
-            yield json.loads(line)
+            yield parse(line)

@@ -7,8 +7,8 @@ from typing import NamedTuple
 
 from harness import protocol
 from harness.bounded_io import load_tensors
-from harness.compare import judge_call
-from harness.invoke import CallRecord, move_like_reference, saved_payload_limit
+from harness.compare import judge_saved
+from harness.invoke import CallRecord, saved_payload_limit
 from harness.run.process import WorkerOutcome
 from harness.task import Task
 from harness.taskdef import Case, tensor_leaves
@@ -164,7 +164,7 @@ def _judge_case(task: Task, cases: list[Case], expected: list[CallRecord], confi
         status, detail = ERROR, f"{where}:\n{error[:MAX_DETAIL_CHARS]}"
     else:
         try:
-            msg = judge_call(move_like_reference(payload, ref), ref, task.tolerances, task.custom_check, case)
+            msg = judge_saved(payload, ref, task.tolerances, task.custom_check, case)
         except Exception as exc:  # noqa: BLE001 - what the submission returned broke the comparison
             status, detail = INTEGRITY, f"{where}: the output could not be judged ({type(exc).__name__}: {str(exc)[:300]})"
         else:

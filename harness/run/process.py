@@ -72,9 +72,11 @@ class WorkerProcess:
     its whole process group, and a kill of that group at the end."""
 
     def __init__(self, module: str, job_dir: Path, spec: dict, env: dict[str, str], commands: bool = False,
-                 name: str = "job", zygote: Zygote | None = None) -> None:
+                 name: str = "job", zygote: Zygote | None = None, after_import: dict | None = None) -> None:
         """Start ``module`` with its files (spec, stdout, stderr) and working directory in ``job_dir``:
-        forked by ``zygote`` when one is given and alive, else as a new interpreter."""
+        forked by ``zygote`` when one is given and alive, else as a new interpreter. ``after_import``
+        is the command sent once the child reports ``imported`` (a worker's inputs: its seed)."""
+        self._after_import = after_import
         job_file = job_dir / f"{name}.json"
         self._key = protocol.new_event_key()
         self._seq = 0
@@ -189,6 +191,10 @@ class WorkerProcess:
                 return None
             if event.get("event") == protocol.STAGE:  # next_event passes only stages that advance
                 deadline = time.monotonic() + limits.for_stage(event["stage"])
+            elif event.get("event") == protocol.IMPORTED and self._after_import is not None:
+                command, self._after_import = self._after_import, None  # once
+                if not self.send(command):
+                    return None
             elif event.get("event") == protocol.REPORT:
                 self.outcome.report = event
                 self.outcome.report_time = round(time.monotonic() - self._start, 3)

@@ -17,11 +17,12 @@ import torch
 
 import harness
 from harness import protocol
-from harness.config import ENV_NO_ZYGOTE, ENV_PERF_ON_CPU, GPU, INTERPRETER, RunConfig
+from harness.config import ENV_NO_ZYGOTE, ENV_PERF_ON_CPU, GPU, INTERPRETER, RunConfig, StageLimits
 from harness.perf.metrics import faster_than_roofline, job_metrics
 from harness.report.summary import write_reports
 from harness.report.quality import code_quality
 from harness.run.environment import baseline_env, physical_gpu, worker_env
+from harness.run.gpu_memory import PerfMemory, budget_for, perf_footprint
 from harness.run.journal import Journal
 from harness.run.judge import judge_worker
 from harness.run.perf_stage import baseline_dir, run_perf, start_baseline
@@ -61,7 +62,8 @@ def versions() -> dict[str, str]:
 
 
 class Evaluator:
-    """Evaluates jobs under a :class:`RunConfig`; see :meth:`run`."""
+    """Evaluates jobs under a :class:`RunConfig`: a batch with :meth:`run`, or one job at a time with
+    :meth:`evaluate` between :meth:`open` and :meth:`close` (see run/pool.py)."""
 
     def __init__(self, config: RunConfig) -> None:
         self.config = config
@@ -73,16 +75,48 @@ class Evaluator:
         self._scratch = Path(tempfile.mkdtemp(prefix="kbx-jobs-"))
         self.perf_enabled = config.perf and (self.mode == GPU or os.environ.get(ENV_PERF_ON_CPU) == "1")
         self._gpu_locks: dict[str | None, threading.Lock] = {}  # one timed job per GPU at a time
+        self._perf_memory: dict[str | None, PerfMemory] = {}    # GPU mode: perf memory per GPU
         self.roofline: dict | None = None
         self.golden = None
         self._zygote: Zygote | None = None
+        self._open = False
+
+    def open(self, zygote: bool = True) -> None:
+        """Get ready to evaluate: the perf budget, the roofline and golden results, and (``zygote``)
+        the process workers are forked from. Idempotent."""
+        if self._open:
+            return
+        self._scratch.mkdir(exist_ok=True)
+        self._prepare_perf()
+        if zygote:
+            self._zygote = self._start_zygote()
+        self._open = True
+
+    def close(self) -> None:
+        """Stop the zygote and remove the jobs' scratch directory."""
+        if self._zygote:
+            self._zygote.close()
+            self._zygote = None
+        shutil.rmtree(self._scratch, ignore_errors=True)
+        self._open = False
+
+    def __enter__(self) -> "Evaluator":
+        self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def _prepare_perf(self) -> None:
         if not self.perf_enabled:
             return
-        for slot in set(self._slots()):
+        slots = self.slots()
+        for slot in set(slots):
             self._gpu_locks.setdefault(slot, threading.Lock())
         if self.mode == GPU:
+            for slot in set(slots):
+                free, _ = torch.cuda.mem_get_info(int(slot))
+                self._perf_memory[slot] = PerfMemory(budget_for(free, slots.count(slot)))
             from harness.perf import golden, roofline
             self.golden = golden.GoldenResults.find(self.config.golden_dir)
             self.roofline = (roofline.measure_and_cache("cuda:0") if self.config.remeasure_roofline
@@ -114,7 +148,7 @@ class Evaluator:
         except (OSError, RuntimeError):
             return None
 
-    def _slots(self) -> list[str | None]:
+    def slots(self) -> list[str | None]:
         """One entry per concurrent worker: the GPU index it owns, or None for interpreter workers."""
         if self.mode == GPU:
             gpus = self.config.gpus if self.config.gpus is not None else list(range(torch.cuda.device_count()))
@@ -128,48 +162,53 @@ class Evaluator:
     def run(self, jobs: list[Job], on_result: Callable[[JobResult], None] | None = None) -> dict:
         """Evaluate every job not already in the journal; returns the summary dict."""
         started = time.monotonic()
-        self._prepare_perf()
-        header = {"seed": self.config.seed, "mode": self.mode, "versions": versions(),
-                  "started": time.strftime("%Y-%m-%dT%H:%M:%S"), "perf": self.perf_note(),
-                  "compile_baseline": self.config.compile_baseline and self.perf_enabled,
-                  "roofline": self.roofline, "golden": str(self.golden.path) if self.golden else None}
-        journal = Journal(self.config.out_dir, header, self.config.resume)
-        pending: "queue.Queue[Job]" = queue.Queue()
-        for job in jobs:
-            if job.key not in journal.done:
-                pending.put(job)
-        errors: list[BaseException] = []
-
-        def worker_loop(slot: str | None) -> None:
-            while True:
-                try:
-                    job = pending.get_nowait()
-                except queue.Empty:
-                    return
-                try:
-                    result = self.evaluate(job, slot)
-                except BaseException as exc:  # noqa: BLE001 - record, keep the run going
-                    errors.append(exc)
-                    result = self._result(job, StageResult(HARNESS_ERROR, f"{type(exc).__name__}: {exc}"),
-                                          StageResult(SKIPPED, "harness error"))
-                journal.append(result)
-                if on_result:
-                    on_result(result)
-
-        self._zygote = self._start_zygote() if not pending.empty() else None
-        threads = [threading.Thread(target=worker_loop, args=(slot,), daemon=True) for slot in self._slots()]
+        opened = not self._open
+        if opened:
+            self.open(zygote=False)  # started below, only if a job is left to do
         try:
+            header = {"seed": self.config.seed, "mode": self.mode, "versions": versions(),
+                      "started": time.strftime("%Y-%m-%dT%H:%M:%S"), "perf": self.perf_note(),
+                      "compile_baseline": self.config.compile_baseline and self.perf_enabled,
+                      "roofline": self.roofline, "golden": str(self.golden.path) if self.golden else None}
+            journal = Journal(self.config.out_dir, header, self.config.resume)
+            pending: "queue.Queue[Job]" = queue.Queue()
+            for job in jobs:
+                if job.key not in journal.done:
+                    pending.put(job)
+
+            def worker_loop(slot: str | None) -> None:
+                while True:
+                    try:
+                        job = pending.get_nowait()
+                    except queue.Empty:
+                        return
+                    result = self.evaluate_recorded(job, slot)
+                    journal.append(result)
+                    if on_result:
+                        on_result(result)
+
+            if opened and not pending.empty():
+                self._zygote = self._start_zygote()
+            threads = [threading.Thread(target=worker_loop, args=(slot,), daemon=True) for slot in self.slots()]
             for t in threads:
                 t.start()
             for t in threads:
                 t.join()
         finally:
-            if self._zygote:
-                self._zygote.close()
-        shutil.rmtree(self._scratch, ignore_errors=True)
+            if opened:
+                self.close()
         results = [journal.done[j.key] for j in jobs if j.key in journal.done]
         self.results = {r.key: r for r in results}
         return write_reports(self.config.out_dir, results, header | {"wall_s": round(time.monotonic() - started, 1)})
+
+    def evaluate_recorded(self, job: Job, slot: str | None, limits: StageLimits | None = None) -> JobResult:
+        """:meth:`evaluate`, with a failure of the harness itself recorded as the job's
+        ``harness_error`` instead of raised (the run goes on)."""
+        try:
+            return self.evaluate(job, slot, limits)
+        except BaseException as exc:  # noqa: BLE001 - record, keep the run going
+            return self._result(job, StageResult(HARNESS_ERROR, f"{type(exc).__name__}: {exc}"),
+                                StageResult(SKIPPED, "harness error"))
 
     def _result(self, job: Job, call: StageResult, exe: StageResult, seconds: float = 0.0,
                 info: dict | None = None, perf: StageResult | None = None,
@@ -185,8 +224,10 @@ class Evaluator:
                          perf_metrics=perf_metrics or {}, quality=code_quality(job.code) if job.code else {},
                          cases=list(cases or []))
 
-    def evaluate(self, job: Job, slot: str | None) -> JobResult:
-        """Evaluate one job in a fresh worker process."""
+    def evaluate(self, job: Job, slot: str | None, limits: StageLimits | None = None) -> JobResult:
+        """Evaluate one job in a fresh worker process (on ``slot``, one of :meth:`slots`), under
+        ``limits`` (default: the run's)."""
+        limits = limits or self.config.limits
         if job.error:
             return self._result(job, StageResult(ERROR, job.error), StageResult(SKIPPED, "call did not pass"))
         task = get_task(job.task_id)
@@ -199,7 +240,7 @@ class Evaluator:
         try:
             (job_dir / protocol.SUBMISSION_FILE).write_text(job.code, encoding="utf-8")
             env = worker_env(job_dir, interpret=self.mode == INTERPRETER, visible_device=physical_gpu(slot))
-            spec = {"job_dir": str(job_dir), "task_id": task.id, "seed": self.config.seed,
+            spec = {"job_dir": str(job_dir), "task_id": task.id,   # no seed: it is sent after the import
                     "device": self._worker_device(),
                     "interpret": self.mode == INTERPRETER,
                     "memory_limit": self.config.memory_limit if self.mode == INTERPRETER else None,
@@ -207,22 +248,34 @@ class Evaluator:
             spec["perf"] = self.perf_enabled
             if self.perf_enabled:
                 spec["file_limit"] = PERF_FILE_LIMIT
-            worker = WorkerProcess(protocol.WORKER_MODULE, job_dir, spec, env, commands=self.perf_enabled,
-                                   zygote=self._zygote)
-            baseline = (start_baseline(job_dir, self._baseline_spec(task), baseline_env(slot))
-                        if self.perf_enabled else None)
+            worker = WorkerProcess(protocol.WORKER_MODULE, job_dir, spec, env, commands=True, zygote=self._zygote,
+                                   after_import={"cmd": protocol.CMD_INPUTS, "seed": self.config.seed})
+            memory = self._perf_memory.get(slot)
+            footprint = perf_footprint(task) if memory else 0
+            reserved = False
+            baseline = None
+            # The baseline draws its inputs and compiles while the candidate is in call/exe, if the
+            # GPU has room for this job's perf memory now; otherwise once the candidate has passed.
+            if self.perf_enabled and (memory is None or memory.try_reserve(footprint)):
+                reserved = memory is not None
+                baseline = start_baseline(job_dir, self._baseline_spec(task), baseline_env(slot))
             try:
-                report = worker.follow_to_report(self.config.limits)
-                if not (baseline and report and report.get("status") == protocol.RAN):
+                report = worker.follow_to_report(limits)
+                ran = bool(report and report.get("status") == protocol.RAN)
+                if not (self.perf_enabled and ran):
                     worker.close()  # done (or dead): its exit code and stderr go into the verdict
                 clock = time.monotonic()
                 call, exe, verdicts = judge_worker(task, worker.outcome, cases, expected, job_dir)
                 timing["judge_s"] = time.monotonic() - clock
                 perf = metrics = None
                 # perf is timed for a job whose core cases pass (fast_p_core counts those)
-                if baseline and core_passed(call, exe, verdicts):
+                if self.perf_enabled and ran and core_passed(call, exe, verdicts):
                     clock = time.monotonic()
-                    perf, raw = run_perf(worker, baseline, job_dir, self._gpu_locks[slot], self.config.limits)
+                    if baseline is None:
+                        reserved = memory.reserve(footprint)  # waits for other jobs' perf to end
+                        baseline = start_baseline(job_dir, self._baseline_spec(task), baseline_env(slot))
+                    timing["perf_memory_wait_s"] = time.monotonic() - clock
+                    perf, raw = run_perf(worker, baseline, job_dir, self._gpu_locks[slot], limits)
                     timing["perf_s"] = time.monotonic() - clock
                     timing["perf_lock_wait_s"] = raw.get("lock_wait_s", 0.0)
                     if perf.ok:
@@ -234,6 +287,8 @@ class Evaluator:
                 if baseline:
                     baseline.close()
                 outcome = worker.close()
+                if reserved:
+                    memory.release(footprint)
             timing.update({f"{stage}_s": s for stage, s in outcome.stage_durations().items()})
             info = {"sandbox": _sandbox_level(outcome), "containment": worker.containment,
                     "configs": _configs_checked(outcome), "source_task": task.id,

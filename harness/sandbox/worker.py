@@ -1,9 +1,10 @@
 """The worker: runs ONE untrusted submission in its own process (``python -m harness.sandbox.worker JOB FD``).
 
-Order matters: everything the harness needs (torch, triton, the task, its inputs, every harness
-module it will use) is set up first; then the process confines itself (confine.py), installs the
-integrity monitors and takes the module snapshot, arms the guard (guard.py) and drops the
-harness's modules from ``sys.modules``, and only then imports the submission. Facts go back to the
+Order matters: everything the harness needs (torch, triton, the task, every harness module it
+will use) is set up first; then the process confines itself (confine.py), installs the integrity
+monitors and takes the module snapshot, arms the guard (guard.py) and drops the harness's modules
+from ``sys.modules``, and only then imports the submission. The run's seed, and so every input, comes
+from the parent only after the import (``imported`` event, ``inputs`` command). Facts go back to the
 parent as signed events on file descriptor ``FD`` (see harness/protocol.py): one ``call_done`` per
 call (its tensors in ``call_<n>.pt`` in the job dir, named by SHA-256), then the final report; the
 parent judges. Expected outputs never exist in this process.
@@ -119,8 +120,12 @@ def run(job: dict, reporter: EventWriter) -> None:
         import torch.profiler  # noqa: F401 - the trace's code is in the snapshot below
 
     pin_precision(torch)
+    if on_gpu:
+        # The CUDA context is made now: once confined (Landlock), the driver's first use fails
+        # (cudaGetDeviceCount: "OS call failed"), and the inputs are drawn only after the import.
+        torch.zeros(1, device=device)
     task = get_task(job["task_id"])
-    cases = task.correctness_cases(job["seed"], device)
+    commands = stdin_commands()  # bound to this process's stdin now, before the submission could swap it
     sync = torch.cuda.synchronize if on_gpu else (lambda: None)
     policy = policy_for(job_dir, _protected_paths(job))
 
@@ -149,6 +154,11 @@ def run(job: dict, reporter: EventWriter) -> None:
         reporter.emit(protocol.REPORT, stage=protocol.LOAD, status=ERROR,
                       detail=f"no entry function: define `def {task.entry}(...)` (or `{ENTRY_ALIAS}`) at top level")
         return
+    # The run's seed arrives only now: the submission's import-time code ran in a process that
+    # held nothing its inputs could be derived from.
+    reporter.emit(protocol.IMPORTED)
+    seed = _seed_from(commands)
+    cases = task.correctness_cases(seed, device)
 
     autotuners = find_autotuners(module)
     triton_names = triton_kernel_names(module) if on_gpu else []
@@ -203,11 +213,19 @@ def run(job: dict, reporter: EventWriter) -> None:
     reporter.emit(protocol.REPORT, stage=protocol.EXE, status=protocol.RAN, configs=configs, sandbox=sandbox,
                   calls=calls, triton_kernels=triton_names)
     if job.get("perf"):
-        server = PerfServer(task, job["seed"], device, {protocol.CANDIDATE: fn}, reporter.emit, launches=launches,
+        server = PerfServer(task, seed, device, {protocol.CANDIDATE: fn}, reporter.emit, launches=launches,
                             monitor=lambda: TorchOpMonitor(forbid_host_transfer=on_gpu),  # watched like exe's calls
                             tampered=lambda: _unchanged(snapshot, "during perf"),
                             trace=KernelTrace if on_gpu else None)
-        serve_perf(server, stdin_commands(), reporter, str(submission))
+        serve_perf(server, commands, reporter, str(submission))
+
+
+def _seed_from(commands: Any) -> int:
+    """The run's seed, from the parent's first command."""
+    command = next(commands, None)
+    if not isinstance(command, dict) or command.get("cmd") != protocol.CMD_INPUTS:
+        raise RuntimeError(f"expected the {protocol.CMD_INPUTS!r} command, got {str(command)[:200]}")
+    return int(command["seed"])
 
 
 def serve_perf(server: Any, commands: Any, reporter: EventWriter, submission: str) -> None:

@@ -11,6 +11,8 @@ DTYPES = ["float32"]
 # Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = []
+# Edge although the tier rule cannot see it: tiny arguments (precision) and arguments in the hundreds to thousands (the asymptotic form), far outside the published test's standard normal inputs.
+TIERS = {"tiny-arguments": "edge", "large-arguments": "edge", "very-large-arguments": "edge"}
 DIFFICULTY = 3
 DESCRIPTION = """
 Compute J1(x), the Bessel function of the first kind of order 1, for every element of `input`, a

@@ -10,6 +10,8 @@ DTYPES = ["float32"]
 # Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = []
+# Edge although the tier rule cannot see it: arguments next to the poles at the non-positive integers.
+TIERS = {"near-poles": "edge"}
 DIFFICULTY = 1
 DESCRIPTION = """
 Compute ln|Gamma(x)|, the natural log of the absolute value of the gamma function, for every element

@@ -10,6 +10,8 @@ DTYPES = ["float32"]
 # Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = []
+# Edge although the tier rule cannot see it: arguments of magnitude 1e-4, where log(1 + x) loses most of its precision.
+TIERS = {"tiny-1d": "edge"}
 DIFFICULTY = 2
 DESCRIPTION = """
 Compute log(1 + x), the natural logarithm of one plus x, for every element of a float32 tensor (any

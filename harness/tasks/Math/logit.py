@@ -10,6 +10,8 @@ DTYPES = ["float32"]
 # Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = ["eps", "out"]
+# Edge although the tier rule cannot see it: probabilities within 1e-4 of 0 and 1.
+TIERS = {"near-ends": "edge"}
 DIFFICULTY = 2
 DESCRIPTION = """
 Compute the logit (inverse sigmoid) of every element of a float32 tensor (any shape, possibly

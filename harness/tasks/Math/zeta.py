@@ -10,6 +10,8 @@ DTYPES = ["float32"]
 # Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = []
+# Edge although the tier rule cannot see it: the singular regions (x close to 1, q close to 0), outside the published test's ordinary range.
+TIERS = {"x-near-1": "edge", "small-q": "edge"}
 DIFFICULTY = 3
 DESCRIPTION = """
 Compute the Hurwitz zeta function zeta(x, q) = sum_{k>=0} 1 / (k + q)^x elementwise, like

@@ -1,0 +1,175 @@
+"""``kernelbenchx serve``: a warm :class:`~harness.api.Evaluator` over HTTP on localhost, for reward
+loops in other processes or languages.
+
+``POST /evaluate`` with a JSON body ``{"task_id": "Activation/relu.py", "code": "...",
+"sample_id": 0, "timeout": 60}`` (``sample_id`` and ``timeout`` optional; ``timeout`` is seconds
+for call and exe each, at most the server's) answers, once the job is done, with the job's
+``metrics.json`` record. ``GET /health`` answers with the mode, seed and load. Answers:
+
+| status | when |
+| --- | --- |
+| 200 | the job ran (whatever its verdict) |
+| 400 | the body is not a JSON object with a string ``task_id`` and ``code``, or a field is malformed |
+| 404 | another path |
+| 413 | the body is larger than ``MAX_BODY_BYTES`` |
+| 429 | ``max_pending`` jobs already wait for a worker: retry later (``Retry-After``) |
+| 503 | the server is shutting down |
+
+HTTP is parsed by the standard library's ``http.server`` (one thread per connection); the server
+binds to a loopback address unless ``allow_remote`` is given, since it executes whatever code it
+receives (isolated as in ``kernelbenchx eval``, but still code from whoever can connect).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import signal
+import socket
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from harness.api import Evaluator, PoolClosed, QueueFull
+
+MAX_BODY_BYTES = 1 << 20   # a kernel's source is a few kB; a model's whole answer well under this
+RETRY_AFTER_S = 1
+
+
+class RemoteBindRefused(ValueError):
+    """A non-loopback bind address without ``allow_remote``."""
+
+
+def check_bind(host: str, allow_remote: bool = False) -> None:
+    """Refuse a host that is not a loopback address (``localhost``, 127.0.0.0/8, ::1) unless told."""
+    if allow_remote:
+        return
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
+    except socket.gaierror as exc:
+        raise RemoteBindRefused(f"cannot resolve {host!r}: {exc}") from None
+    remote = sorted(a for a in addresses if not ipaddress.ip_address(a.split("%")[0]).is_loopback)
+    if remote:
+        raise RemoteBindRefused(f"{host!r} is not a loopback address ({', '.join(remote)}): the server runs the "
+                                f"code it is sent; pass --allow-remote to serve other machines")
+
+
+def _request_fields(body: Any) -> tuple[str, str, int, float | None]:
+    """``task_id``, ``code``, ``sample_id``, ``timeout`` of a request body, or ValueError saying what is wrong."""
+    if not isinstance(body, dict):
+        raise ValueError("the body must be a JSON object")
+    task_id, code = body.get("task_id"), body.get("code")
+    if not isinstance(task_id, str) or not isinstance(code, str):
+        raise ValueError('"task_id" and "code" must be strings')
+    sample_id = body.get("sample_id", 0)
+    if not isinstance(sample_id, int) or isinstance(sample_id, bool) or not 0 <= sample_id < 1 << 31:
+        raise ValueError('"sample_id" must be a non-negative integer')
+    timeout = body.get("timeout")
+    if timeout is not None and (not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not timeout > 0):
+        raise ValueError('"timeout" must be a positive number of seconds')
+    return task_id, code, sample_id, None if timeout is None else float(timeout)
+
+
+class EvaluationServer(ThreadingHTTPServer):
+    """The HTTP server around one warm evaluator."""
+
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], evaluator: Evaluator, max_timeout: float) -> None:
+        self.evaluator = evaluator
+        self.max_timeout = max_timeout
+        self.stopping = threading.Event()
+        super().__init__(address, _Handler)
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host}:{port}"
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: EvaluationServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+        pass  # one line per request would drown the log of a reward loop
+
+    def _answer(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        if self.path != "/health":
+            return self._answer(404, {"error": f"no such path {self.path!r} (GET /health, POST /evaluate)"})
+        ev = self.server.evaluator
+        self._answer(200, {"status": "stopping" if self.server.stopping.is_set() else "ok", "mode": ev.mode,
+                           "seed": ev.seed, **ev.load()})
+
+    def do_POST(self) -> None:  # noqa: N802
+        if self.path != "/evaluate":
+            return self._answer(404, {"error": f"no such path {self.path!r} (POST /evaluate)"})
+        try:
+            length = int(self.headers.get("Content-Length", ""))
+        except ValueError:
+            return self._answer(400, {"error": "a Content-Length header is required"})
+        if length > MAX_BODY_BYTES or length < 0:
+            self.close_connection = True  # the body is not read
+            return self._answer(413, {"error": f"the body is larger than {MAX_BODY_BYTES} bytes"})
+        try:
+            task_id, code, sample_id, timeout = _request_fields(json.loads(self.rfile.read(length) or b"null"))
+        except ValueError as exc:  # JSONDecodeError is a ValueError
+            return self._answer(400, {"error": str(exc)})
+        if self.server.stopping.is_set():
+            return self._answer(503, {"error": "the server is shutting down"})
+        timeout = min(timeout or self.server.max_timeout, self.server.max_timeout)
+        try:
+            future = self.server.evaluator.submit(task_id, code, sample_id=sample_id, timeout=timeout)
+        except QueueFull as exc:
+            return self._answer(429, {"error": str(exc)}, {"Retry-After": str(RETRY_AFTER_S)})
+        except PoolClosed:
+            return self._answer(503, {"error": "the server is shutting down"})
+        try:
+            record = future.result()
+        except PoolClosed:
+            return self._answer(503, {"error": "the server shut down before the job ran"})
+        self._answer(200, record)
+
+
+def serve(host: str = "127.0.0.1", port: int = 8765, *, allow_remote: bool = False, seed: int = 0,
+          mode: str | None = None, workers: int | None = None, timeout: float = 300.0, perf: bool = True,
+          compile_baseline: bool = False, max_pending: int = 64) -> int:
+    """Run the server until SIGINT or SIGTERM; returns the exit code."""
+    check_bind(host, allow_remote)
+    evaluator = Evaluator(seed=seed, mode=mode, workers=workers, timeout=timeout, perf=perf,
+                          compile_baseline=compile_baseline, max_pending=max_pending)
+    try:
+        server = EvaluationServer((host, port), evaluator, max_timeout=timeout)
+    except OSError:
+        evaluator.close()
+        raise
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    print(f"kernelbenchx serve: {server.url} (mode {evaluator.mode}, {evaluator.load()['slots']} worker slot(s), "
+          f"at most {max_pending} waiting); POST /evaluate, GET /health; Ctrl-C stops", file=sys.stderr, flush=True)
+    while not stop.wait(1.0):  # wakes for the signal handler on every platform
+        pass
+    shutdown(server)
+    return 0
+
+
+def shutdown(server: EvaluationServer) -> None:
+    """Stop accepting, answer 503 to what still waits, let running jobs finish, stop every process."""
+    server.stopping.set()
+    server.evaluator.close()   # waiting jobs fail with PoolClosed (their requests get 503)
+    server.shutdown()
+    server.server_close()

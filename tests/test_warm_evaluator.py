@@ -1,0 +1,151 @@
+"""The warm evaluator (harness.api.Evaluator) and ``kernelbenchx serve`` on top of it, in CPU mode:
+concurrent submissions get their own verdicts, a hanging or crashing one blocks nobody, a full
+queue pushes back, the server binds to loopback only unless told, and shuts down cleanly."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from conftest import ROOT, run_cli
+from harness.api import Evaluator, PoolClosed, QueueFull
+from harness.serve import EvaluationServer, RemoteBindRefused, check_bind, shutdown
+
+RELU = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
+GELU = (ROOT / "solutions" / "Activation" / "gelu.py").read_text()
+WRONG_RELU = RELU.replace("tl.where(x < 0.0, 0.0, x)", "tl.where(x < 0.0, 0.5, x)")
+HANGS = "import time\n\ndef relu(input, inplace=False):\n    time.sleep(600)\n"
+CRASHES = "import os\n\ndef relu(input, inplace=False):\n    os._exit(7)\n"
+
+
+def test_the_edit_makes_a_wrong_relu():
+    assert WRONG_RELU != RELU
+
+
+@pytest.fixture(scope="module")
+def warm():
+    with Evaluator(perf=False, workers=2, timeout=20) as ev:
+        yield ev
+
+
+def test_concurrent_submissions_get_their_own_verdicts_and_a_hang_blocks_nobody(warm):
+    started = time.monotonic()
+    hang = warm.submit("Activation/relu.py", HANGS, timeout=8)
+    others = {name: warm.submit(task, code) for name, task, code in (
+        ("right", "Activation/relu.py", RELU), ("wrong", "Activation/relu.py", WRONG_RELU),
+        ("crash", "Activation/relu.py", CRASHES), ("gelu", "Activation/gelu.py", GELU),
+        ("unknown task", "Nope/nothing.py", RELU))}
+    records = {name: f.result(timeout=300) for name, f in others.items()}
+    assert records["right"]["verdict"] == "ok" and records["gelu"]["verdict"] == "ok"
+    assert records["wrong"]["verdict"] == "wrong" and records["wrong"]["exe_ok"] is False
+    assert records["crash"]["verdict"] == "crashed"
+    assert records["unknown task"]["verdict"] == "error" and "unknown task" in records["unknown task"]["call"]["detail"]
+    assert records["gelu"]["task_id"] == "Activation/gelu.py" and records["right"]["cases_total"]["core"] > 0
+    hung = hang.result(timeout=300)
+    assert hung["verdict"] == "timeout", hung["call"]
+    # the hang held one of the two slots for its 8 s; the five others ran on the other slot meanwhile
+    assert time.monotonic() - started < 300
+
+
+def test_a_batch_comes_back_in_order(warm):
+    records = warm.evaluate([("Activation/gelu.py", GELU), ("Activation/relu.py", WRONG_RELU), ("Activation/relu.py", RELU)])
+    assert [r["task_id"] for r in records] == ["Activation/gelu.py", "Activation/relu.py", "Activation/relu.py"]
+    assert [r["verdict"] for r in records] == ["ok", "wrong", "ok"]
+
+
+def test_a_full_queue_refuses_and_close_fails_what_still_waits():
+    ev = Evaluator(perf=False, workers=1, max_pending=1, timeout=60)
+    try:
+        running = ev.submit("Activation/relu.py", HANGS)
+        deadline = time.monotonic() + 60
+        while ev.load()["running"] == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)   # the first job is taken by the only slot
+        waiting = ev.submit("Activation/relu.py", RELU)
+        with pytest.raises(QueueFull):
+            ev.submit("Activation/relu.py", RELU)
+    finally:
+        closer = threading.Thread(target=ev.close)
+        closer.start()
+    with pytest.raises(PoolClosed):
+        waiting.result(timeout=30)
+    closer.join(120)
+    assert running.result(timeout=1)["verdict"] == "timeout"  # the running job ended, its worker killed
+    with pytest.raises(PoolClosed):
+        ev.submit("Activation/relu.py", RELU)
+
+
+def test_only_loopback_binds_unless_told():
+    check_bind("127.0.0.1")
+    check_bind("localhost")
+    check_bind("::1")
+    with pytest.raises(RemoteBindRefused):
+        check_bind("0.0.0.0")
+    with pytest.raises(RemoteBindRefused):
+        check_bind("8.8.8.8")
+    check_bind("0.0.0.0", allow_remote=True)
+    proc = run_cli("serve", "--host", "0.0.0.0", "--port", "0", check=False, timeout=120)
+    assert proc.returncode == 2 and "--allow-remote" in proc.stderr, proc.stderr[-2000:]
+
+
+def _post(url: str, body: bytes, timeout: float = 300) -> tuple[int, dict, dict]:
+    request = urllib.request.Request(url + "/evaluate", data=body, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            return answer.status, json.loads(answer.read()), dict(answer.headers)
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read()), dict(err.headers)
+
+
+def _declared_too_large(server: EvaluationServer) -> int:
+    """The status for a body declared larger than the cap (answered before the body is read)."""
+    import http.client
+    connection = http.client.HTTPConnection(*server.server_address[:2], timeout=30)
+    connection.putrequest("POST", "/evaluate")
+    connection.putheader("Content-Length", str(2 << 20))
+    connection.endheaders()
+    status = connection.getresponse().status
+    connection.close()
+    return status
+
+
+def test_the_server_answers_evaluates_and_pushes_back():
+    ev = Evaluator(perf=False, workers=1, max_pending=1, timeout=60)
+    server = EvaluationServer(("127.0.0.1", 0), ev, max_timeout=60)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = server.url
+    try:
+        with urllib.request.urlopen(url + "/health", timeout=30) as answer:
+            health = json.loads(answer.read())
+        assert health["status"] == "ok" and health["mode"] == "interpreter" and health["slots"] == 1
+        status, record, _ = _post(url, json.dumps({"task_id": "Activation/relu.py", "code": RELU}).encode())
+        assert status == 200 and record["verdict"] == "ok" and record["task_id"] == "Activation/relu.py"
+        assert _post(url, b"{not json")[0] == 400
+        assert _post(url, json.dumps({"task_id": "Activation/relu.py"}).encode())[0] == 400
+        assert _post(url, json.dumps({"task_id": "x", "code": "y", "timeout": -1}).encode())[0] == 400
+        assert _declared_too_large(server) == 413
+        # one job running, one waiting: the next request is answered 429 at once
+        hang = json.dumps({"task_id": "Activation/relu.py", "code": HANGS, "timeout": 6}).encode()
+        answers: list = []
+        first = threading.Thread(target=lambda: answers.append(_post(url, hang)))
+        first.start()
+        deadline = time.monotonic() + 60
+        while ev.load()["running"] == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        second = threading.Thread(target=lambda: answers.append(_post(url, hang)))
+        second.start()
+        while ev.load()["pending"] == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        status, body, headers = _post(url, hang, timeout=30)
+        assert status == 429 and headers.get("Retry-After") == "1", body
+        first.join(300)
+        second.join(300)
+        assert sorted(a[1]["verdict"] for a in answers) == ["timeout", "timeout"]  # the request's own limit
+    finally:
+        shutdown(server)
+    with pytest.raises(OSError):
+        urllib.request.urlopen(url + "/health", timeout=5)
