@@ -14,6 +14,10 @@ A task file (``harness/tasks/<Category>/<name>.py``) is a plain module that decl
 ``cost(case, output)``        (optional) returns a :class:`Cost` for a case
 ``TOLERANCE``                 (optional) ``{torch.dtype: Tolerance}`` overriding the defaults
 ``check(case, output, expected)`` (optional) custom checker returning a failure message or ``None``
+``CORE_DTYPES``, ``CORE_KWARGS``, ``TIERS`` (optional) what the core tier covers (harness/tiers.py)
+``PERF_ROLL_INPUTS``          (optional, default ``True``) ``False`` for a task whose floating-point
+                              perf inputs must keep their element order (sorted, symmetric, ...):
+                              timed repetitions then copy input sets as they are (perf/server.py)
 
 Everything a task generates comes from ``g``, a seeded generator, so the same seed gives the same
 inputs in every process and on every device.

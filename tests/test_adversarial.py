@@ -87,6 +87,8 @@ MEASURED_CLI = ("import resource, runpy, sys\n"
 def _source(name: str) -> str:
     if name == "deep_expression":  # generated: 400 kB of `1 + 1 + ...` nests past the parser's limit
         return "x = " + "1 + " * 100_000 + "1\n"
+    if name == "honest":
+        return (ROOT / "solutions" / "Activation" / "relu.py").read_text()
     return (ADVERSARIAL / f"{name}.py").read_text()
 
 
@@ -236,7 +238,6 @@ def _alive(pid: int) -> bool:
 # -- perf forgeries (natively on a GPU) ----------------------------------------------------------
 
 PERF_ATTACKS = {  # name -> (verdict, phrase in the perf detail)
-    "perf_skip_when_timed": ("integrity", "faster_than_roofline"),
     "perf_wrong_when_timed": ("wrong", "timed repetition"),
     "perf_crash_at_size": ("crashed", "at perf sizes"),
 }
@@ -253,9 +254,14 @@ def _evaluate(tmp: Path, names, *options: str) -> dict[int, dict]:
     return {m["sample_id"]: m for m in json.loads((tmp / "out" / "metrics.json").read_text())}
 
 
+# Run beside the perf forgeries: a cache keyed by a few input values, and the honest solution
+CACHE_ATTACK = "perf_skip_when_timed"
+
+
 @pytest.fixture(scope="module")
 def perf_attack_run(tmp_path_factory):
-    return _evaluate(tmp_path_factory.mktemp("adversarial-perf"), PERF_ATTACKS, "--workers", "2")
+    return _evaluate(tmp_path_factory.mktemp("adversarial-perf"), [*PERF_ATTACKS, CACHE_ATTACK, "honest"],
+                     "--workers", "2")
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")
@@ -278,6 +284,23 @@ def test_perf_forgery_is_not_a_speedup(perf_attack_run, name):
              for c in (rec.get("perf_metrics") or {}).get("cases", [])]
     assert rec["verdict"] == verdict and phrase in rec["perf"]["detail"], (rec["perf"], cases)
     assert rec["exe_ok"] is False and not rec["perf_ok"]
+
+
+@pytest.mark.gpu
+def test_a_cache_keyed_by_input_values_gains_nothing(perf_attack_run):
+    """Every timed repetition's inputs are arranged anew (perf/server.py), so a wrapper that keys
+    results by a few sampled values never finds one: it is timed doing the work, plus its own host
+    reads, and is no faster than the honest kernel in the same run (or, were it faster than
+    physics allows, caught)."""
+    names = [*PERF_ATTACKS, CACHE_ATTACK, "honest"]
+    attack, honest = perf_attack_run[names.index(CACHE_ATTACK)], perf_attack_run[names.index("honest")]
+    assert honest["verdict"] == "ok" and attack["exe"]["status"] == "ok"
+    if attack["verdict"] == "integrity":
+        assert "faster_than_roofline" in attack["perf"]["detail"]
+        return
+    assert attack["verdict"] == "ok", attack["perf"]
+    for a, h in zip(attack["perf_metrics"]["cases"], honest["perf_metrics"]["cases"]):
+        assert a["runtime_ms"] >= 0.9 * h["runtime_ms"], (a["label"], a["runtime_ms"], h["runtime_ms"])
 
 
 # -- monitors blinded in the submission's process, caught by the GPU's own record ----------------

@@ -50,6 +50,55 @@ def test_confined_process_cannot_write_outside_its_dir(tmp_path, level):
     assert outside.read_text() == "original" and (job / "inside.txt").read_text() == "ok"
 
 
+CONFINED_READ = textwrap.dedent("""
+    import os, sys
+    from pathlib import Path
+    from harness.sandbox.confine import confine
+    job, other, secret, public = (Path(a) for a in sys.argv[1:5])
+    print(confine(job, hidden=[job.parent, secret.parent]))
+    (job / "mine.txt").write_text("mine")
+    seen = []
+    for name, path in (("own", job / "mine.txt"), ("other", other / "answers.pt"), ("secret", secret),
+                       ("public", public)):
+        try:
+            fd = os.open(path, os.O_RDONLY)  # the system call itself: what native code would do too
+            os.close(fd)
+            seen.append(name + "=read")
+        except PermissionError:
+            seen.append(name + "=denied")
+    try:
+        os.listdir(other)
+        seen.append("listdir=read")
+    except PermissionError:
+        seen.append("listdir=denied")
+    import wave  # a module first imported after confinement still loads
+    print(" ".join(seen))
+""")
+
+
+def test_confined_process_cannot_read_hidden_files(tmp_path):
+    """With Landlock the worker's hidden paths (other jobs, the solutions, the dataset, ...) cannot
+    be opened at all, by Python or native code; its own dir and everything else stay readable."""
+    if landlock_abi() == 0:
+        pytest.skip("kernel without Landlock: reads are refused by the guard only (tests/adversarial)")
+    scratch = tmp_path / "scratch"
+    job, other = scratch / "job-a", scratch / "job-b"
+    data = tmp_path / "data"
+    for folder in (job, other, data / "solutions"):
+        folder.mkdir(parents=True)
+    (other / "answers.pt").write_text("another job's outputs")
+    secret = data / "solutions" / "relu.py"
+    secret.write_text("a solution")
+    public = tmp_path / "public.txt"
+    public.write_text("anything else")
+    proc = subprocess.run([sys.executable, "-c", CONFINED_READ, str(job), str(other), str(secret), str(public)],
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    level, seen = proc.stdout.split("\n", 1)
+    assert level.endswith("+reads"), level
+    assert seen.split() == ["own=read", "other=denied", "secret=denied", "public=read", "listdir=denied"]
+
+
 def test_worker_env_drops_secrets(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_TOKEN", "secret")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "secret")

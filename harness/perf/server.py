@@ -3,9 +3,10 @@
 Both sides run this same code on the same inputs, driven command by command by the parent (which
 interleaves them and holds the GPU for the duration, see run/perf_stage.py). Per perf case a process
 keeps: ``INPUT_SETS`` sets of freshly drawn inputs of identical shapes, call buffers laid out like them
-(each timed repetition first copies the next set into the buffers, so the wrapper sees the same
-tensors with new values: caching keyed on tensor identity or pointers returns stale results), and a
-separate check set. After timing, each side calls once on the check set and the parent has the
+(each timed repetition first copies the next set into the buffers, its floating-point tensors rolled
+by an offset of that repetition's own, so the wrapper sees the same tensors with new values: caching
+keyed on tensor identity, pointers or a few sampled values returns stale results), and a separate
+check set. After timing, each side calls once on the check set and the parent has the
 candidate's result judged against the reference's: a kernel that is wrong at perf sizes is wrong.
 
 Commands (JSON lines on stdin) and replies (events on the report pipe):
@@ -20,6 +21,7 @@ Commands (JSON lines on stdin) and replies (events on the report pipe):
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 import time
@@ -56,9 +58,17 @@ def _storages(case: Case) -> list[torch.UntypedStorage]:
 
 
 class RotatingCase:
-    """Call buffers for one perf case and the input sets copied into them, one per repetition."""
+    """Call buffers for one perf case and the input sets copied into them, one per repetition.
 
-    def __init__(self, sets: list[Case], check: Case) -> None:
+    Two input sets alone would let a wrapper recognise a set by a few of its values and return a
+    result it kept, doing no work from the third call on. So a timed repetition's floating-point
+    inputs are also rolled (circularly shifted, as flat arrays) by an offset drawn from ``key`` and
+    the repetition's number: the same values in new places, a valid input wherever the original
+    was, and unknown in advance to the submission (``key`` holds the run's seed). The baseline
+    process builds the same offsets, so the reference of a judged repetition sees the same inputs.
+    """
+
+    def __init__(self, sets: list[Case], check: Case, key: str = "", roll: bool = True) -> None:
         shapes = {s.describe().split(": ", 1)[1] for s in sets + [check]}
         if len(shapes) != 1:
             raise PerfCaseError(f"perf case {sets[0].label!r}: input sets differ in shape or arguments: {sorted(shapes)}")
@@ -66,22 +76,63 @@ class RotatingCase:
         self.sets = sets
         self.check_case = check
         self.buffers = clone_case(sets[0])
+        self._key = f"{key}:{self.label}"
         self._dst = _storages(self.buffers)
         self._src = [_storages(s) for s in sets + [check]]
         if any(len(src) != len(self._dst) or any(a.nbytes() != b.nbytes() for a, b in zip(src, self._dst))
                for src in self._src):
             raise PerfCaseError(f"perf case {self.label!r}: input sets have different storage layouts")
+        leaves = _input_leaves(self.buffers)
+        self._rolled = [i for i, t in enumerate(leaves) if roll and _rollable(t, leaves)]
+        self._dst_leaves = [leaves[i] for i in self._rolled]
+        self._src_leaves = [[_input_leaves(s)[i] for i in self._rolled] for s in sets]
+        rolled = {t.untyped_storage().data_ptr() for t in self._dst_leaves}
+        self._copied = [k for k, dst in enumerate(self._dst) if dst.data_ptr() not in rolled]
 
-    def load(self, index: int) -> None:
-        """Copy input set ``index`` (``CHECK_SET`` for the check set) into the call buffers."""
-        for dst, src in zip(self._dst, self._src[index]):
-            dst.copy_(src)
+    def load(self, index: int, nonce: str | None = None) -> None:
+        """Copy input set ``index`` (``CHECK_SET`` for the check set) into the call buffers; with a
+        ``nonce`` (timed repetitions), rolled by the offsets it and the key give."""
+        if nonce is None or index >= len(self.sets) or not self._rolled:
+            for dst, src in zip(self._dst, self._src[index]):
+                dst.copy_(src)
+            return
+        for k in self._copied:
+            self._dst[k].copy_(self._src[index][k])
+        for position, (dst, src) in enumerate(zip(self._dst_leaves, self._src_leaves[index])):
+            _roll_into(dst.view(-1), src.view(-1), _offset(f"{self._key}:{nonce}:{position}", dst.numel()))
 
-    def loader(self) -> Callable[[int], None]:
-        return lambda rep: self.load(rep % len(self.sets))
+    def loader(self, phase: str = "timed") -> Callable[[int], None]:
+        """``rep -> load`` for repetition ``rep`` of ``phase`` (each phase has its own offsets)."""
+        return lambda rep: self.load(rep % len(self.sets), f"{phase}:{rep}")
 
     def call(self, fn: Callable[..., Any]) -> Any:
         return fn(*self.buffers.args, **self.buffers.kwargs)
+
+
+def _input_leaves(case: Case) -> list[torch.Tensor]:
+    return tensor_leaves(list(case.args) + list(case.kwargs.values()))
+
+
+def _rollable(t: torch.Tensor, leaves: list[torch.Tensor]) -> bool:
+    """A floating-point input that is its whole storage and shares it with no other leaf (rolling a
+    view, or one of two aliases, would change what the others see)."""
+    storage = t.untyped_storage()
+    return (t.is_floating_point() and t.numel() > 1 and t.is_contiguous() and t.storage_offset() == 0
+            and t.numel() * t.element_size() == storage.nbytes()
+            and sum(u.untyped_storage().data_ptr() == storage.data_ptr() for u in leaves) == 1)
+
+
+def _offset(text: str, n: int) -> int:
+    """A shift in [1, n) from a keyed hash (n > 1)."""
+    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
+    return 1 + int.from_bytes(digest, "little") % (n - 1)
+
+
+def _roll_into(dst: torch.Tensor, src: torch.Tensor, shift: int) -> None:
+    """``dst = roll(src, shift)`` for flat tensors, as two copies (no temporary)."""
+    n = src.numel()
+    dst[shift:].copy_(src[:n - shift])
+    dst[:shift].copy_(src[n - shift:])
 
 
 def _input_set(task: Task, seed: int, device: str, index: int) -> list[Case]:
@@ -97,7 +148,9 @@ def build_cases(task: Task, seed: int, device: str) -> list[RotatingCase]:
     checks = _input_set(task, seed, device, CHECK_SET)
     if not checks:
         raise PerfCaseError(f"{task.id} declares no perf cases")
-    return [RotatingCase([s[i] for s in sets], checks[i]) for i in range(len(checks))]
+    roll = bool(getattr(task.module, "PERF_ROLL_INPUTS", True))  # a task whose float inputs are structured opts out
+    key = f"{seed}:{task.id}"
+    return [RotatingCase([s[i] for s in sets], checks[i], key=key, roll=roll) for i in range(len(checks))]
 
 
 class PerfServer:
@@ -163,7 +216,7 @@ class PerfServer:
                 for rep in range(WARMUP_CALLS):
                     case.load(rep)
                     case.call(fn)
-                info["estimate_ms"][side] = estimate_ms(self.timer, lambda: case.call(fn), case.loader())
+                info["estimate_ms"][side] = estimate_ms(self.timer, lambda: case.call(fn), case.loader("estimate"))
                 if self.trusted and side == protocol.EAGER:
                     cost = self.task.cost(case.sets[0], output)
                     info["flops"], info["bytes"] = float(cost.flops), float(cost.bytes)
@@ -197,10 +250,10 @@ class PerfServer:
         index = int(command["case"])
         case = self.cases[index]
         if self.trusted and command.get("timed_rep") is not None:  # the reference for the kept timed call
-            rep = int(command["timed_rep"])
-            case.loader()(rep)
+            case.loader()(int(command["timed_rep"]))
+            if self.task.custom_check:  # it reads the inputs: keep that repetition's (rolled) ones
+                self._timed_inputs[index] = clone_case(case.buffers)
             self._timed[index] = detached(call_case(self.sides[command["side"]], case.buffers))
-            self._timed_inputs[index] = case.sets[rep % len(case.sets)]
         case.load(CHECK_SET)
         if self.trusted:
             self._checks[index] = call_case(self.sides[command["side"]], case.buffers)
@@ -245,7 +298,7 @@ class PerfServer:
         index = int(command["case"])
         reference = self._kept(command).pop(index)
         timed = command.get("which") == protocol.TIMED_RESULT
-        inputs = self._timed_inputs.pop(index) if timed else self.cases[index].check_case
+        inputs = self._timed_inputs.pop(index, self.cases[index].check_case) if timed else self.cases[index].check_case
         self.emit(protocol.VERDICT, **_judge_saved(self.task, inputs, reference, Path(command["path"])))
 
 

@@ -5,8 +5,10 @@ Strongest available first:
 
 - **Landlock** (Linux >= 5.13, unprivileged, irreversible): the worker may write only inside its
   own temp dir and to the null and GPU device files (not ``/dev/shm`` or any other path under
-  ``/dev``); TCP is blocked (ABI >= 4); it cannot ptrace or signal processes outside its sandbox
-  (ABI >= 6), so the parent's memory is out of reach.
+  ``/dev``); it cannot read the paths it is told to hide (other jobs' directories, the bundled
+  solutions, the dataset, ...: level ``+reads``), except those inside a directory on ``sys.path``;
+  TCP is blocked (ABI >= 4); it cannot ptrace or signal processes outside its sandbox (ABI >= 6),
+  so the parent's memory is out of reach.
 - **audit hook** (fallback where Landlock is missing, e.g. gVisor): Python-level file writes,
   deletes and renames outside the temp dir raise ``PermissionError``. Weaker (C code bypasses it);
   the run summary says which level was in force.
@@ -19,6 +21,7 @@ import os
 import resource
 import sys
 from pathlib import Path
+from typing import Any
 
 from harness.config import ENV_SANDBOX
 
@@ -36,7 +39,9 @@ _SYS_CREATE_RULESET, _SYS_ADD_RULE, _SYS_RESTRICT_SELF = 444, 445, 446  # same o
 _PR_SET_NO_NEW_PRIVS = 38
 _RULE_PATH_BENEATH = 1
 
-_FS_WRITE_FILE, _FS_REMOVE_DIR, _FS_REMOVE_FILE = 1 << 1, 1 << 4, 1 << 5
+_FS_EXECUTE, _FS_WRITE_FILE, _FS_READ_FILE, _FS_READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
+_FS_REMOVE_DIR, _FS_REMOVE_FILE = 1 << 4, 1 << 5
+_FS_READ = _FS_EXECUTE | _FS_READ_FILE | _FS_READ_DIR
 _FS_MAKE = sum(1 << b for b in range(6, 13))  # char, dir, reg, sock, fifo, block, sym
 _FS_REFER, _FS_TRUNCATE = 1 << 13, 1 << 14
 _NET_BIND_TCP, _NET_CONNECT_TCP = 1 << 0, 1 << 1
@@ -62,11 +67,76 @@ def landlock_abi() -> int:
     return max(int(version), 0)
 
 
-def _landlock(writable: list[Path], abi: int) -> None:
+def _within(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
+def readable_roots(hidden: list[Path], visible: list[Path], top: Path = Path("/")) -> list[Path]:
+    """Paths whose subtrees, granted read access, make everything under ``top`` readable except what
+    lies in ``hidden`` (and is not in ``visible``, e.g. a job's own directory inside the hidden scratch
+    root). Landlock only grants, so each directory on the way to a hidden path is opened up entry by
+    entry (the directories on that way can be walked through, not listed)."""
+    hidden = [h.resolve() for h in hidden if h.exists()]
+    visible = [v.resolve() for v in visible if v.exists()]
+
+    def inside_hidden(p: Path) -> bool:
+        return any(_within(p, h) for h in hidden)
+
+    def blocked(p: Path) -> bool:
+        return inside_hidden(p) and not any(_within(p, v) for v in visible)
+
+    def mixed(p: Path) -> bool:  # holds both what is hidden and what is not: opened entry by entry
+        return any(p != h and _within(h, p) for h in hidden) or (
+            inside_hidden(p) and any(p != v and _within(v, p) for v in visible))
+
+    roots: list[Path] = []
+    todo = [top.resolve()]
+    while todo:
+        folder = todo.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            path = Path(entry.path)
+            try:
+                target = path.resolve()  # a link is judged by where it leads
+            except (OSError, RuntimeError):
+                continue
+            if mixed(target):
+                if not entry.is_symlink():  # the real directory is reached on its own path
+                    todo.append(path)
+            elif not blocked(target):
+                roots.append(path)
+    return roots
+
+
+def _hideable(paths: list[Path]) -> list[Path]:
+    """``paths`` less those inside a directory on ``sys.path``: hiding them would leave that
+    directory unlistable, and Python could no longer import a module from it that it has not
+    loaded yet (the guard still refuses them to the submission)."""
+    entries = [Path(e).resolve() for e in sys.path if e and Path(e).is_dir()]
+    return [p for p in paths if p.exists() and not any(p.resolve() != e and _within(p.resolve(), e) for e in entries)]
+
+
+def _add_rule(libc: Any, ruleset: int, path: Path, rights: int) -> None:
+    fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    try:
+        rule = _PathBeneathAttr(rights, fd)
+        if libc.syscall(_SYS_ADD_RULE, ruleset, _RULE_PATH_BENEATH, ctypes.byref(rule), ctypes.c_uint32(0)) < 0:
+            raise OSError(ctypes.get_errno(), f"landlock_add_rule failed for {path}")
+    finally:
+        os.close(fd)
+
+
+def _landlock(writable: list[Path], abi: int, readable: list[Path] | None = None) -> None:
+    """Writes only to ``writable``; with ``readable``, reads only beneath those paths too."""
     libc = ctypes.CDLL(None, use_errno=True)
     fs = _FS_WRITE_FILE | _FS_REMOVE_DIR | _FS_REMOVE_FILE | _FS_MAKE
     fs |= _FS_REFER if abi >= 2 else 0
     fs |= _FS_TRUNCATE if abi >= 3 else 0
+    if readable is not None:
+        fs |= _FS_READ
     attr = _RulesetAttr(fs, (_NET_BIND_TCP | _NET_CONNECT_TCP) if abi >= 4 else 0,
                         (_SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL) if abi >= 6 else 0)
     size = ctypes.sizeof(_RulesetAttr) if abi >= 6 else (16 if abi >= 4 else 8)
@@ -77,15 +147,15 @@ def _landlock(writable: list[Path], abi: int) -> None:
         for path in writable:
             if not path.exists():
                 continue
-            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            # a device file takes file rights only (a directory also takes the make/remove ones)
+            _add_rule(libc, ruleset, path, fs if path.is_dir() else fs & (_FS_WRITE_FILE | _FS_TRUNCATE | _FS_READ_FILE))
+        for path in readable or []:
+            # a file takes the file rights only (read, execute); a directory also listing
             try:
-                # a device file takes file rights only (a directory also takes the make/remove ones)
-                rights = fs if path.is_dir() else fs & (_FS_WRITE_FILE | _FS_TRUNCATE)
-                rule = _PathBeneathAttr(rights, fd)
-                if libc.syscall(_SYS_ADD_RULE, ruleset, _RULE_PATH_BENEATH, ctypes.byref(rule), ctypes.c_uint32(0)) < 0:
-                    raise OSError(ctypes.get_errno(), f"landlock_add_rule failed for {path}")
-            finally:
-                os.close(fd)
+                _add_rule(libc, ruleset, path, _FS_READ if path.is_dir() else _FS_READ & ~_FS_READ_DIR)
+            except (FileNotFoundError, PermissionError):
+                pass  # gone since the walk (a temp file), or not ours to open: stays unreadable
+
         if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
             raise OSError(ctypes.get_errno(), "prctl(NO_NEW_PRIVS) failed")
         if libc.syscall(_SYS_RESTRICT_SELF, ruleset, ctypes.c_uint32(0)) < 0:
@@ -140,14 +210,22 @@ def writable_devices() -> list[Path]:
     return [p for p in found if p.exists() and not p.is_dir()]
 
 
-def confine(job_dir: Path) -> str:
+def confine(job_dir: Path, hidden: list[Path] = ()) -> str:
     """Restrict this process to writing inside ``job_dir`` and to the device files of
-    :func:`writable_devices`. Returns the level applied."""
+    :func:`writable_devices` and, with Landlock, to reading anything but ``hidden`` (``job_dir``
+    stays readable inside it). Returns the level applied (``+reads`` when reads are restricted)."""
     devices = writable_devices()
     writable = [job_dir, *devices]
     abi = landlock_abi()
     if abi > 0 and os.environ.get(ENV_SANDBOX) != "audit":
+        hidden = _hideable(list(hidden))
+        readable = readable_roots(hidden, [job_dir]) if hidden else None
         try:
+            _landlock(writable, abi, readable)
+            return f"landlock-abi{abi}" + ("+reads" if readable is not None else "")
+        except OSError:
+            pass
+        try:  # the read rules could not be made (a path that cannot be opened): writes alone
             _landlock(writable, abi)
             return f"landlock-abi{abi}"
         except OSError:

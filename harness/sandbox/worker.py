@@ -127,9 +127,10 @@ def run(job: dict, reporter: EventWriter) -> None:
     task = get_task(job["task_id"])
     commands = stdin_commands()  # bound to this process's stdin now, before the submission could swap it
     sync = torch.cuda.synchronize if on_gpu else (lambda: None)
-    policy = policy_for(job_dir, _protected_paths(job))
+    protected = _protected_paths(job)
+    policy = policy_for(job_dir, protected)
 
-    sandbox = confine(job_dir)
+    sandbox = confine(job_dir, hidden=protected)  # Landlock: these unreadable even to native code
     launches = LaunchCounter()
     launches.install()
     originals = install_proxies()

@@ -1,6 +1,8 @@
-# Honest ReLU the first time it sees an input; when the same values come back (the timed repetitions
-# reuse the inputs of the warm-up calls) it launches nothing and returns the result it kept, which is
-# right, so only the time gives it away. The check call's inputs are new, so it computes them.
+# Honest ReLU the first time it sees an input; when values it has seen come back (two input sets
+# rotate through the timed repetitions) it launches nothing and returns the result it kept, keyed
+# by three sampled values read back to the host. Each timed repetition's inputs are rolled by an
+# offset of their own, so the key never repeats and the cache never hits: the attack is timed
+# doing the work (tests/test_adversarial.py: it gains nothing over the honest kernel).
 import torch
 import triton
 import triton.language as tl

@@ -1,0 +1,58 @@
+"""The inputs of timed repetitions (harness/perf/server.py, RotatingCase): each repetition's
+floating-point inputs are a roll of its input set by an offset of its own, the same in the
+candidate's and the baseline's process, so a kernel cannot recognise a set by a few values and
+return a result it kept."""
+
+import torch
+
+from harness.perf.server import CHECK_SET, RotatingCase
+from harness.taskdef import Case
+
+
+def _sets(n: int = 4099):
+    g = torch.Generator().manual_seed(1)
+    make = lambda: Case("c", torch.randn(n, generator=g), torch.randint(0, 9, (n,), generator=g),  # noqa: E731
+                        scale=torch.randn(n, generator=g)[::2])
+    return [make(), make()], make()
+
+
+def test_each_timed_repetition_sees_its_own_arrangement_of_the_same_values():
+    sets, check = _sets()
+    case = RotatingCase(sets, check, key="seed:task")
+    load = case.loader()
+    load(0)
+    first = case.buffers.args[0].clone()
+    load(2)                                    # the same input set, another repetition
+    again = case.buffers.args[0].clone()
+    assert not torch.equal(first, again)
+    for arrangement in (first, again):
+        assert torch.equal(arrangement.sort().values, sets[0].args[0].sort().values)  # the same values
+    assert (first == again).float().mean() < 0.01  # not a few elements: nearly all moved
+
+
+def test_the_baseline_process_rebuilds_the_same_inputs_and_another_seed_does_not():
+    sets, check = _sets()
+    candidate, baseline = RotatingCase(sets, check, key="7:t"), RotatingCase(sets, check, key="7:t")
+    other = RotatingCase(sets, check, key="8:t")
+    for rep in (0, 1, 5, 17):
+        candidate.loader()(rep)
+        baseline.loader()(rep)
+        other.loader()(rep)
+        assert torch.equal(candidate.buffers.args[0], baseline.buffers.args[0])
+        assert not torch.equal(candidate.buffers.args[0], other.buffers.args[0])
+    candidate.loader("estimate")(0)
+    baseline.loader()(0)
+    assert not torch.equal(candidate.buffers.args[0], baseline.buffers.args[0])  # phases differ too
+
+
+def test_integers_views_the_check_set_and_opted_out_tasks_are_copied_as_they_are():
+    sets, check = _sets()
+    case = RotatingCase(sets, check, key="k")
+    case.loader()(3)                           # set 1
+    assert torch.equal(case.buffers.args[1], sets[1].args[1])                       # integer: indices stay
+    assert torch.equal(case.buffers.kwargs["scale"], sets[1].kwargs["scale"])       # a strided view
+    case.load(CHECK_SET)
+    assert torch.equal(case.buffers.args[0], check.args[0])
+    plain = RotatingCase(sets, check, key="k", roll=False)
+    plain.loader()(3)
+    assert torch.equal(plain.buffers.args[0], sets[1].args[0])
