@@ -59,7 +59,7 @@ def test_a_batch_comes_back_in_order(warm):
 
 
 def test_a_full_queue_refuses_and_close_fails_what_still_waits():
-    ev = Evaluator(perf=False, workers=1, max_pending=1, timeout=60)
+    ev = Evaluator(perf=False, workers=1, max_pending=1, timeout=10)  # the hanging job ends in 10 s
     try:
         running = ev.submit("Activation/relu.py", HANGS)
         deadline = time.monotonic() + 60
