@@ -53,7 +53,7 @@ def evaluate_code(predictions: Sequence[str | Sequence[str]], references: Sequen
             pairs.append((task, code))
             owners.append(i)
     jobs = load_submissions(pairs)
-    limits = _limits(timeout)
+    limits = StageLimits.with_timeout(timeout)
     with tempfile.TemporaryDirectory(prefix="kbx-run-") as tmp:
         config = RunConfig(out_dir=Path(out_dir) if out_dir else Path(tmp), seed=seed, mode=mode,
                            workers=workers, limits=limits, perf=perf, compile_baseline=compile_baseline)
@@ -102,14 +102,6 @@ def score(predictions: Sequence[str | Sequence[str]], references: Sequence[str],
     return metric_dict(summary, results, references)
 
 
-def _limits(timeout: float | None) -> StageLimits:
-    """Default stage limits, with ``timeout`` seconds for call and exe each when given."""
-    limits = StageLimits()
-    if timeout:
-        limits.call = limits.exe = float(timeout)
-    return limits
-
-
 class Evaluator:
     """A warm evaluator: started once, it keeps its worker zygote, reference outputs and perf
     budget across submissions, so each one pays only for its own worker process (call, exe and,
@@ -133,7 +125,7 @@ class Evaluator:
         :meth:`submit`); ``workers``: concurrent workers (per GPU, or interpreter workers)."""
         self._scratch = tempfile.TemporaryDirectory(prefix="kbx-warm-")
         config = RunConfig(out_dir=Path(self._scratch.name), seed=seed, mode=mode, workers=workers,
-                           limits=_limits(timeout), perf=perf, compile_baseline=compile_baseline)
+                           limits=StageLimits.with_timeout(timeout), perf=perf, compile_baseline=compile_baseline)
         self._runner = _Runner(config)
         self.mode = self._runner.mode
         self.seed = seed
@@ -145,7 +137,7 @@ class Evaluator:
         result is its metrics.json record. ``timeout`` overrides the call/exe limits for it."""
         [job] = load_submissions([(task_id, code)])
         job.sample_id = sample_id
-        inner = self._pool.submit(job, _limits(timeout) if timeout else None)
+        inner = self._pool.submit(job, StageLimits.with_timeout(timeout) if timeout else None)
         outer: "Future[dict[str, Any]]" = Future()
 
         def relay(done: "Future[JobResult]") -> None:

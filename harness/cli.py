@@ -66,9 +66,7 @@ def _workers(args: argparse.Namespace) -> int | None:
 
 def _config(args: argparse.Namespace, **overrides) -> RunConfig:
     """The run settings from the command line (``overrides`` win)."""
-    limits = StageLimits()
-    if args.timeout:
-        limits.call = limits.exe = args.timeout
+    limits = StageLimits.with_timeout(args.timeout)
     if args.perf_timeout:
         limits.perf = args.perf_timeout
     settings = dict(out_dir=Path(args.out), seed=args.seed, resume=args.resume, gpus=args.gpus,

@@ -33,6 +33,14 @@ class StageLimits:
     def for_stage(self, stage: str) -> float:
         return float(getattr(self, stage, self.call))
 
+    @classmethod
+    def with_timeout(cls, timeout: float | None) -> "StageLimits":
+        """The defaults, with ``timeout`` seconds for call and exe each when given."""
+        limits = cls()
+        if timeout:
+            limits.call = limits.exe = float(timeout)
+        return limits
+
 
 @dataclass
 class RunConfig:

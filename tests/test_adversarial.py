@@ -176,16 +176,21 @@ def test_nothing_at_import_time_holds_the_seed(tmp_path):
     a submission that searches its job files, argv, environment and command channel at import
     finds it nowhere."""
     seed = "918273645"
-    preds = write_jsonl(tmp_path / "preds.jsonl", [{"file": "Activation/relu.py", "predict": _source("seed_at_import")}])
+    rows = [{"file": "Activation/relu.py", "predict": _source(name), "sample_id": i}
+            for i, name in enumerate(("seed_at_import", "forge_seed"))]
+    preds = write_jsonl(tmp_path / "preds.jsonl", rows)
     proc = subprocess.run([sys.executable, "-m", "harness.cli", "eval", str(preds), "--out", str(tmp_path / "out"), "-q",
                            "--seed", seed, "--no-perf"], capture_output=True, text=True, timeout=600, cwd=ROOT,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 0, proc.stderr[-3000:]
-    rec = json.loads((tmp_path / "out" / "metrics.json").read_text())[0]
-    detail = rec["call"]["detail"]
+    search, forge = sorted(json.loads((tmp_path / "out" / "metrics.json").read_text()), key=lambda m: m["sample_id"])
+    detail = search["call"]["detail"]
     assert "found at import:" in detail and "stdin: nothing" in detail, detail
     assert "env: [" in detail  # it did look
-    assert seed not in detail and rec["verdict"] == "error"
+    assert seed not in detail and search["verdict"] == "error"
+    # a forged `inputs` command on a swapped sys.stdin is never read: the honest kernel inside is
+    # judged on the parent's inputs and passes (on seed 0's inputs it would be judged wrong)
+    assert forge["verdict"] == "ok", (forge["call"], forge["exe"])
 
 
 def test_workers_die_with_the_cli(tmp_path):

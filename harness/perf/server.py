@@ -85,7 +85,7 @@ class RotatingCase:
         leaves = _input_leaves(self.buffers)
         self._rolled = [i for i, t in enumerate(leaves) if roll and _rollable(t, leaves)]
         self._dst_leaves = [leaves[i] for i in self._rolled]
-        self._src_leaves = [[_input_leaves(s)[i] for i in self._rolled] for s in sets]
+        self._src_leaves = [[leaves_of_set[i] for i in self._rolled] for leaves_of_set in map(_input_leaves, sets)]
         rolled = {t.untyped_storage().data_ptr() for t in self._dst_leaves}
         self._copied = [k for k, dst in enumerate(self._dst) if dst.data_ptr() not in rolled]
 
