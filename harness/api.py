@@ -26,6 +26,9 @@ PERF_KEYS = ("perf_rate", "avg_speedup", "geomean_speedup_vs_eager", "geomean_sp
              "fast_0", "fast_1", "fast_1.5", "fast_2", "slower_than_eager",
              "fast_0_core", "fast_1_core", "fast_1.5_core", "fast_2_core")
 QUALITY_KEYS = ("mean_maintainability_index", "mean_cyclomatic_max", "median_sloc")
+# A warm evaluator answers one submission at a time as fast as it can: its idle worker slots take
+# shares of a submission expected to need more than this many seconds of compiling.
+WARM_SHARD_TARGET_S = 1.0
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -120,12 +123,15 @@ class Evaluator:
 
     def __init__(self, *, seed: int = 0, mode: str | None = None, workers: int | None = None,
                  timeout: float | None = None, perf: bool = True, compile_baseline: bool = False,
-                 max_pending: int = 256) -> None:
+                 max_pending: int = 256, shards: int | None = None) -> None:
         """``timeout``: seconds for call and exe each (default 300; per submission in
-        :meth:`submit`); ``workers``: concurrent workers (per GPU, or interpreter workers)."""
+        :meth:`submit`); ``workers``: concurrent worker processes (per GPU, or interpreter
+        workers); ``shards``: processes per submission (default on a GPU: as many as idle worker
+        slots allow for its expected compile time, so one submission alone is answered sooner)."""
         self._scratch = tempfile.TemporaryDirectory(prefix="kbx-warm-")
         config = RunConfig(out_dir=Path(self._scratch.name), seed=seed, mode=mode, workers=workers,
-                           limits=StageLimits.with_timeout(timeout), perf=perf, compile_baseline=compile_baseline)
+                           limits=StageLimits.with_timeout(timeout), perf=perf, compile_baseline=compile_baseline,
+                           shards=shards, shard_target_s=WARM_SHARD_TARGET_S)
         self._runner = _Runner(config)
         self.mode = self._runner.mode
         self.seed = seed

@@ -72,7 +72,7 @@ def _config(args: argparse.Namespace, **overrides) -> RunConfig:
     settings = dict(out_dir=Path(args.out), seed=args.seed, resume=args.resume, gpus=args.gpus,
                     workers=_workers(args), limits=limits, keep_job_dirs=args.keep_job_dirs,
                     mode=INTERPRETER if args.interpret else None, perf=not args.no_perf,
-                    compile_baseline=args.compile)
+                    compile_baseline=args.compile, shards=args.shards)
     return RunConfig(**(settings | overrides))
 
 
@@ -305,8 +305,11 @@ def _common_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
     p.add_argument("--gpus", type=_gpu_list, default=None, help="comma-separated GPU indices (default: all visible)")
     p.add_argument("--workers", type=_positive_int, default=None,
-                   help=f"parallel workers: interpreter workers on CPU, workers per GPU on GPU (default: "
-                        f"${ENV_WORKERS}, else by CPU cores, at most 4)")
+                   help=f"parallel worker processes: interpreter workers on CPU, workers per GPU on GPU "
+                        f"(default: ${ENV_WORKERS}, else on CPU one per core up to 4, on GPU one per core up to 16)")
+    p.add_argument("--shards", type=_positive_int, default=None,
+                   help="worker processes per job, each calling a share of its cases (default: on a GPU, "
+                        "long jobs use idle worker slots; on CPU, 1)")
     p.add_argument("--keep-job-dirs", action="store_true", help="keep each worker's temp dir (debugging)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
 

@@ -185,8 +185,8 @@ def test_nothing_at_import_time_holds_the_seed(tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     search, forge = sorted(json.loads((tmp_path / "out" / "metrics.json").read_text()), key=lambda m: m["sample_id"])
     detail = search["call"]["detail"]
-    assert "found at import:" in detail and "stdin: nothing" in detail, detail
-    assert "env: [" in detail  # it did look
+    assert "found at import:" in detail and detail.rstrip().endswith("END"), detail  # all of it
+    assert "stdin: nothing" in detail and "env: [" in detail and "submission.py" in detail  # it did look
     assert seed not in detail and search["verdict"] == "error"
     # a forged `inputs` command on a swapped sys.stdin is never read: the honest kernel inside is
     # judged on the parent's inputs and passes (on seed 0's inputs it would be judged wrong)

@@ -66,6 +66,20 @@ class GoldenResults:
         return {c["label"]: {k: c[k] for k in SIDES if c.get(k)} for c in data.get("cases", [])}
 
 
+    def job_seconds(self) -> dict[str, float]:
+        """Seconds the bundled solution of each task took on this GPU in one worker process,
+        call and exe (``job_seconds.json``, see benchmarks/job_seconds.py): what a run uses to start
+        long jobs first and to decide which to spread over several processes. Empty if not measured."""
+        try:
+            data = json.loads((self.path / JOB_SECONDS_FILE).read_text())
+            return {str(k): float(v) for k, v in data.get("seconds", {}).items()}
+        except (OSError, ValueError, TypeError, AttributeError):
+            return {}
+
+
+JOB_SECONDS_FILE = "job_seconds.json"
+
+
 def nvidia_smi(fields: str) -> str | None:
     try:
         out = subprocess.run(["nvidia-smi", f"--query-gpu={fields}", "--format=csv,noheader"],

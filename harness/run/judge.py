@@ -43,15 +43,14 @@ class Judgement(NamedTuple):
     cases: tuple | list = ()
 
 
-def judge_worker(task: Task, outcome: WorkerOutcome, cases: list[Case], expected: list[CallRecord],
-                 job_dir: Path) -> Judgement:
-    """Verdicts for one worker run. The calls the worker finished are judged even when it then
-    timed out, crashed or raised (partial credit), never when it broke the protocol or an integrity
-    rule."""
+def judge_worker(task: Task, outcome: WorkerOutcome, cases: list[Case], expected: list[CallRecord]) -> Judgement:
+    """Verdicts for one worker run (or the outcomes of a job's workers merged into one, see
+    run/shards.py). The calls the worker finished are judged even when it then timed out, crashed
+    or raised (partial credit), never when it broke the protocol or an integrity rule."""
     report = outcome.report
 
     def kept() -> list[dict]:
-        verdicts = judge_calls(task, cases, expected, job_dir, outcome.calls, _configs(report),
+        verdicts = judge_calls(task, cases, expected, outcome.call_files, outcome.calls, _configs(report),
                                names_in((report or {}).get("triton_kernels")))
         return [] if isinstance(verdicts, str) else _public(verdicts)
 
@@ -87,7 +86,7 @@ def judge_worker(task: Task, outcome: WorkerOutcome, cases: list[Case], expected
     if not (len(outcome.calls) == report.get("calls") == len(cases) * len(configs)):
         return Judgement(StageResult(OK), StageResult(INTEGRITY, f"protocol: {len(outcome.calls)} calls reported, "
                                                                  f"{len(cases) * len(configs)} expected"))
-    verdicts = judge_calls(task, cases, expected, job_dir, outcome.calls, _configs(report),
+    verdicts = judge_calls(task, cases, expected, outcome.call_files, outcome.calls, _configs(report),
                            names_in(report.get("triton_kernels")))
     if isinstance(verdicts, str):
         return Judgement(StageResult(OK), StageResult(INTEGRITY, f"worker outputs malformed: {verdicts}"))
@@ -112,15 +111,14 @@ def _failed_at(stage: str | None, result: StageResult, cases: list[dict] | None 
     return Judgement(StageResult(OK), result, cases or [])
 
 
-def judge_calls(task: Task, cases: list[Case], expected: list[CallRecord], job_dir: Path, calls: list[dict],
+def judge_calls(task: Task, cases: list[Case], expected: list[CallRecord], files: list[Path], calls: list[dict],
                 configs: list[str], triton_names: list[str]) -> list[dict] | str:
     """The verdict of every call the worker reported done (its signed ``call_done`` events, in
-    order): integrity (Triton did the work), its error if it raised, else its numerics from the
-    call's tensor file, whose SHA-256 the event names. A string says why the calls are malformed."""
+    order, each with its tensor file in ``files``): integrity (Triton did the work), its error if it
+    raised, else its numerics from the call's tensor file, whose SHA-256 the event names. A string
+    says why the calls are malformed."""
     verdicts, seen = [], set()
-    for n, event in enumerate(calls):
-        if event.get("index") != n:
-            return "call events out of order"
+    for n, (event, path) in enumerate(zip(calls, files)):
         fact = _fact(event.get("facts"), len(cases), MAX_CONFIGS)
         if isinstance(fact, str):
             return fact
@@ -130,7 +128,7 @@ def judge_calls(task: Task, cases: list[Case], expected: list[CallRecord], job_d
         payload = None
         if fact[5] is None:
             try:
-                payload = load_tensors(job_dir / protocol.call_outputs_file(n), saved_payload_limit([expected[fact[0]]]),
+                payload = load_tensors(path, saved_payload_limit([expected[fact[0]]]),
                                        sha256=str(event.get("outputs_sha256", "")))
             except Exception as exc:  # noqa: BLE001 - a submission may have tampered with the file
                 return f"the outputs of call {n} are unreadable ({type(exc).__name__}: {str(exc)[:300]})"

@@ -80,7 +80,17 @@ def start_baseline(job_dir: Path, spec: dict, env: dict[str, str]) -> WorkerProc
 def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, gpu_lock: threading.Lock,
              limits: StageLimits) -> tuple[StageResult, dict[str, Any]]:
     """Time the candidate (a worker that passed exe and waits for perf commands) against its
-    baselines. Returns the perf verdict and the raw measurements (see perf/metrics.py)."""
+    baselines. Returns the perf verdict and the raw measurements (see perf/metrics.py), with the
+    seconds each phase took under ``phases_s``."""
+    phases: dict[str, float] = {}
+    clock = time.monotonic()
+
+    def phase(name: str) -> None:
+        nonlocal clock
+        now = time.monotonic()
+        phases[name] = round(now - clock, 3)
+        clock = now
+
     try:
         deadline = time.monotonic() + limits.setup + limits.perf
         base = baseline.next_event(deadline)
@@ -88,25 +98,35 @@ def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, g
             base = baseline.next_event(deadline)
         if base is None or base.get("event") != protocol.PREPARED:
             raise _baseline_failed(baseline, base, "prepare")
-        waited = time.monotonic()
+        phase("baseline_prepare")
+        # The candidate's warm-up (its JIT compiles at perf sizes, a few calls to size the rounds)
+        # runs before the GPU is taken: compiling is the CPU's work, and the few kernels it runs
+        # are in no other job's timed median (each side's rounds are interleaved, medians of many).
+        deadline = time.monotonic() + limits.perf
+        prepared = candidate.request({"cmd": protocol.CMD_PREPARE}, protocol.PREPARED, deadline)
+        if prepared is None or prepared.get("event") != protocol.PREPARED:
+            raise _candidate_failed(candidate, prepared, "warm-up at perf sizes")
+        phase("candidate_prepare")
         with gpu_lock:
-            waited = time.monotonic() - waited
-            deadline = time.monotonic() + limits.perf
-            raw = _timed(candidate, baseline, base["cases"], deadline)
-        _judge_checks(candidate, baseline, len(raw["cases"]), job_dir, deadline)
-        raw["lock_wait_s"] = round(waited, 3)
+            phase("lock_wait")
+            raw = _timed(candidate, baseline, base["cases"], prepared["cases"], deadline)
+            phase("timed")  # of which the check calls (traced) took raw["check_calls_s"]
+        phases["timed_check_calls"] = raw["check_calls_s"]
+        phases["judge_checks_saving"] = _judge_checks(candidate, baseline, len(raw["cases"]), job_dir, deadline)
+        phase("judge_checks")  # of which the candidate's saving took judge_checks_saving
+        raw["lock_wait_s"] = phases["lock_wait"]
+        raw["phases_s"] = phases
         return StageResult(OK), raw
     except PerfFailure as failure:
-        return failure.result, {}
+        return failure.result, {"phases_s": phases}
 
 
-def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[dict], deadline: float) -> dict[str, Any]:
-    """Under the GPU lock: warm-up, interleaved rounds and the check-set calls of every case."""
-    prepared = candidate.request({"cmd": protocol.CMD_PREPARE}, protocol.PREPARED, deadline)
-    if prepared is None or prepared.get("event") != protocol.PREPARED:
-        raise _candidate_failed(candidate, prepared, "warm-up at perf sizes")
+def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[dict], candidate_cases: list[dict],
+           deadline: float) -> dict[str, Any]:
+    """Under the GPU lock: interleaved rounds and the check-set calls of every case."""
     cases = []
-    for index, (base, cand) in enumerate(zip(base_cases, prepared["cases"])):
+    checks_s = 0.0
+    for index, (base, cand) in enumerate(zip(base_cases, candidate_cases)):
         estimates = {CANDIDATE: cand["estimate_ms"][CANDIDATE], **base["estimate_ms"]}
         samples: dict[str, list[float]] = {side: [] for side in estimates}
         reps = {side: reps_per_round(ms) for side, ms in estimates.items()}
@@ -116,9 +136,11 @@ def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[d
             for side in order:
                 samples[side] += _time_side(candidate, baseline, index, side, reps[side],
                                             round_index * reps[side], deadline, keep=kept)
+        clock = time.monotonic()
         _check_call(candidate, baseline, index, deadline, kept)
+        checks_s += time.monotonic() - clock
         cases.append({**base, "candidate_first_call_s": cand["first_call_s"][CANDIDATE], "samples_ms": samples})
-    return {"cases": cases, "rounds": ROUNDS}
+    return {"cases": cases, "rounds": ROUNDS, "check_calls_s": round(checks_s, 3)}
 
 
 def _time_side(candidate: WorkerProcess, baseline: WorkerProcess, case: int, side: str, reps: int,
@@ -158,14 +180,17 @@ def _check_call(candidate: WorkerProcess, baseline: WorkerProcess, case: int, de
 
 
 def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int, job_dir: Path,
-                  deadline: float) -> None:
+                  deadline: float) -> float:
     """After the GPU is released: the candidate's results on the check set and of its kept timed
-    repetition are judged by the baseline."""
+    repetition are judged by the baseline. Returns the seconds the candidate took to save them."""
+    saving = 0.0
     for case in range(cases):
         for which, what in ((protocol.CHECK_RESULT, "check call"), (protocol.TIMED_RESULT, "timed repetition")):
             path = job_dir / f"perf_{which}_{case}.pt"
             command = {"case": case, "path": str(path), "which": which}
+            clock = time.monotonic()
             event = candidate.request({"cmd": protocol.CMD_SAVE, **command}, protocol.SAVED, deadline)
+            saving += time.monotonic() - clock
             if event is None or event.get("event") != protocol.SAVED:
                 raise _candidate_failed(candidate, event, f"saving the {what} result of case {case}")
             verdict = baseline.request({"cmd": protocol.CMD_JUDGE, **command}, protocol.VERDICT, deadline)
@@ -173,3 +198,4 @@ def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int,
                 raise _baseline_failed(baseline, verdict, f"judging the {what} of case {case}")
             if not verdict.get("ok"):
                 raise PerfFailure(StageResult(verdict.get("status", WRONG), f"{what}: {verdict.get('detail', '')}"))
+    return round(saving, 3)

@@ -39,6 +39,7 @@ class WorkerOutcome:
     stage_times: dict[str, float] = field(default_factory=dict)  # parent clock, s after start, per stage
     report_time: float | None = None      # parent clock, s after start, when the report arrived
     calls: list[dict] = field(default_factory=list)  # call_done events, in order (kept if the worker dies)
+    call_files: list[Path] = field(default_factory=list)  # where the tensors of each of those calls are
 
     def stage_durations(self) -> dict[str, float]:
         """Seconds spent in each stage as the parent saw it: from a stage's event to the next one
@@ -77,6 +78,7 @@ class WorkerProcess:
         forked by ``zygote`` when one is given and alive, else as a new interpreter. ``after_import``
         is the command sent once the child reports ``imported`` (a worker's inputs: its seed)."""
         self._after_import = after_import
+        self.job_dir = job_dir
         job_file = job_dir / f"{name}.json"
         self._key = protocol.new_event_key()
         self._seq = 0
@@ -127,6 +129,9 @@ class WorkerProcess:
                 if event.get("event") == protocol.CALL_DONE:
                     if len(self.outcome.calls) >= MAX_CALLS:
                         return self._broken(f"more than {MAX_CALLS} calls reported")
+                    if event.get("index") != len(self.outcome.calls):  # its tensors are in the file of that index
+                        return self._broken("call events out of order")
+                    self.outcome.call_files.append(self.job_dir / protocol.call_outputs_file(len(self.outcome.calls)))
                     self.outcome.calls.append(event)
                     continue
                 if len(self.outcome.events) < MAX_KEPT_EVENTS:

@@ -16,15 +16,20 @@ from harness.task import Task
 
 
 class ReferenceCache:
-    """Thread-safe memo of reference results."""
+    """Thread-safe memo of reference results. Each entry is computed once, under its own lock: a job
+    waits only for its own task's reference, never for another task's (some take seconds, e.g. a
+    special function whose CUDA kernel PyTorch compiles at its first call)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self._entry_locks: dict[tuple[str, int, str], threading.Lock] = {}
         self._cache: dict[tuple[str, int, str], list[CallRecord]] = {}
 
     def get(self, task: Task, seed: int, device: str) -> list[CallRecord]:
         key = (task.id, seed, device)
         with self._lock:
+            entry_lock = self._entry_locks.setdefault(key, threading.Lock())
+        with entry_lock:
             if key not in self._cache:
                 self._cache[key] = compute_reference(task, seed, device)
             return self._cache[key]

@@ -10,8 +10,9 @@ import shutil
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import torch
 
@@ -28,6 +29,7 @@ from harness.run.judge import judge_worker
 from harness.run.perf_stage import baseline_dir, run_perf, start_baseline
 from harness.run.process import WorkerProcess
 from harness.run.reference import ReferenceCache
+from harness.run.shards import JobWorkers, ProcessSlots, shares_wanted, split_cases
 from harness.run.submissions import Job
 from harness.run.zygote import Zygote
 from harness.task import get_task
@@ -36,6 +38,12 @@ from harness.verdicts import ERROR, HARNESS_ERROR, INTEGRITY, SKIPPED, JobResult
 # Largest file a worker may write when perf runs: its check-set results at perf sizes (outputs and
 # arguments after the call) go through a file in its job dir.
 PERF_FILE_LIMIT = 16 << 30
+# Default call/exe workers per GPU: one per CPU core up to this many (each holds a CUDA context and,
+# during perf, a share of the GPU's memory; see run/gpu_memory.py).
+MAX_WORKERS_PER_GPU = 16
+# A job's expected seconds in one worker where no measurement of its task is known (a typical
+# task's compile time per case on a GPU), for deciding whether to spread it over processes.
+DEFAULT_SECONDS_PER_CASE = 0.4
 
 
 def _sandbox_level(outcome) -> str | None:
@@ -49,6 +57,23 @@ def _sandbox_level(outcome) -> str | None:
 def _configs_checked(outcome) -> list[str] | None:
     configs = (outcome.report or {}).get("configs")
     return [str(c)[:300] for c in configs[:128]] if isinstance(configs, list) else None
+
+
+@dataclass
+class Admission:
+    """A job admitted to run: its task and drawn cases, and the worker slots it holds."""
+
+    task: Any
+    cases: list
+    slots: ProcessSlots
+    taken: int
+    timing: dict[str, float]
+
+    def release(self, keep: int = 0) -> None:
+        """Give back all but ``keep`` of the slots still held (idempotent)."""
+        if self.taken > keep:
+            self.slots.give_back(self.taken - keep)
+            self.taken = keep
 
 
 def versions() -> dict[str, str]:
@@ -80,6 +105,10 @@ class Evaluator:
         self.golden = None
         self._zygote: Zygote | None = None
         self._open = False
+        self._stopping = False  # set by close(): background work ends
+        self._process_slots = {slot: ProcessSlots(self.slots().count(slot)) for slot in set(self.slots())}
+        self.shard_target_s = config.shard_target_s
+        self._expected_seconds: dict[str, float] = {}  # per task, in one worker (golden results' job_seconds)
 
     def open(self, zygote: bool = True) -> None:
         """Get ready to evaluate: the perf budget, the roofline and golden results, and (``zygote``)
@@ -87,13 +116,19 @@ class Evaluator:
         if self._open:
             return
         self._scratch.mkdir(exist_ok=True)
+        self._stopping = False
         self._prepare_perf()
+        if self.mode == GPU:
+            from harness.perf import golden
+            found = self.golden or golden.GoldenResults.find(self.config.golden_dir)
+            self._expected_seconds = found.job_seconds() if found else {}
         if zygote:
             self._zygote = self._start_zygote()
         self._open = True
 
     def close(self) -> None:
         """Stop the zygote and remove the jobs' scratch directory."""
+        self._stopping = True
         if self._zygote:
             self._zygote.close()
             self._zygote = None
@@ -153,8 +188,8 @@ class Evaluator:
         if self.mode == GPU:
             gpus = self.config.gpus if self.config.gpus is not None else list(range(torch.cuda.device_count()))
             # call/exe do not time anything, so several workers may share a GPU (each compiles on the
-            # CPU most of the time); a timed stage will need a GPU to itself.
-            per_gpu = self.config.workers or max(1, min(4, (os.cpu_count() or 1) // max(len(gpus), 1)))
+            # CPU most of the time, so one per core); a timed stage takes the GPU's timing lock.
+            per_gpu = self.config.workers or max(1, min(MAX_WORKERS_PER_GPU, (os.cpu_count() or 1) // max(len(gpus), 1)))
             return [str(g) for g in gpus for _ in range(per_gpu)]
         n = self.config.workers or min(os.cpu_count() or 1, 4)
         return [None] * max(1, n)
@@ -172,23 +207,34 @@ class Evaluator:
                       "roofline": self.roofline, "golden": str(self.golden.path) if self.golden else None}
             journal = Journal(self.config.out_dir, header, self.config.resume)
             pending: "queue.Queue[Job]" = queue.Queue()
-            for job in jobs:
-                if job.key not in journal.done:
-                    pending.put(job)
+            # Longest first (where this GPU's per-task times are known), so the run does not end
+            # waiting for one long job started last.
+            todo = [j for j in sorted(jobs, key=lambda j: -self._expected_seconds.get(j.task_id or "", 0.0))
+                    if j.key not in journal.done]
+            for job in todo:
+                pending.put(job)
+
+            admitting = threading.Lock()  # jobs take their worker slots in queue order
 
             def worker_loop(slot: str | None) -> None:
                 while True:
-                    try:
-                        job = pending.get_nowait()
-                    except queue.Empty:
-                        return
-                    result = self.evaluate_recorded(job, slot)
+                    with admitting:
+                        try:
+                            job = pending.get_nowait()
+                        except queue.Empty:
+                            return
+                        try:
+                            admission = self.admit(job, slot)
+                        except Exception:  # noqa: BLE001 - evaluate_recorded meets it again and records it
+                            admission = None
+                    result = self.evaluate_recorded(job, slot, admission=admission)
                     journal.append(result)
                     if on_result:
                         on_result(result)
 
             if opened and not pending.empty():
                 self._zygote = self._start_zygote()
+            self._prefetch_references(todo)
             threads = [threading.Thread(target=worker_loop, args=(slot,), daemon=True) for slot in self.slots()]
             for t in threads:
                 t.start()
@@ -201,14 +247,58 @@ class Evaluator:
         self.results = {r.key: r for r in results}
         return write_reports(self.config.out_dir, results, header | {"wall_s": round(time.monotonic() - started, 1)})
 
-    def evaluate_recorded(self, job: Job, slot: str | None, limits: StageLimits | None = None) -> JobResult:
+    def _prefetch_references(self, jobs: list[Job]) -> None:
+        """Compute the expected outputs of the jobs' tasks in the order the jobs will run, in a
+        background thread, so a job rarely waits for its task's reference. Only where every slot
+        uses the same device (references are kept per device)."""
+        devices = {self._reference_device(slot) for slot in self.slots()}
+        if len(devices) != 1:
+            return
+        device = devices.pop()
+
+        def prefetch() -> None:
+            for job in jobs:
+                if self._stopping:
+                    return
+                try:
+                    self.references.get(get_task(job.task_id), self.config.seed, device)
+                except Exception:  # noqa: BLE001 - the job itself reports it when it runs
+                    continue
+
+        threading.Thread(target=prefetch, daemon=True, name="kbx-reference-prefetch").start()
+
+    def _reference_device(self, slot: str | None) -> str:
+        return "cpu" if self.mode == INTERPRETER else f"cuda:{slot}"
+
+    def evaluate_recorded(self, job: Job, slot: str | None, limits: StageLimits | None = None,
+                          admission: "Admission | None" = None) -> JobResult:
         """:meth:`evaluate`, with a failure of the harness itself recorded as the job's
         ``harness_error`` instead of raised (the run goes on)."""
         try:
-            return self.evaluate(job, slot, limits)
+            return self.evaluate(job, slot, limits, admission)
         except BaseException as exc:  # noqa: BLE001 - record, keep the run going
+            if admission is not None:
+                admission.release()
             return self._result(job, StageResult(HARNESS_ERROR, f"{type(exc).__name__}: {exc}"),
                                 StageResult(SKIPPED, "harness error"))
+
+    def admit(self, job: Job, slot: str | None) -> "Admission | None":
+        """Take worker slots for ``job`` (waiting for one; more if free and its expected time calls
+        for them): draws its cases to know how many there are. ``None`` for a job that needs no
+        worker (it failed to parse or route). A batch admits jobs one at a time, in queue order, so
+        the longest job, first in the queue, gets the slots it wants before the others start."""
+        if job.error:
+            return None
+        task = get_task(job.task_id)
+        device = self._reference_device(slot)
+        clock = time.monotonic()
+        cases = task.correctness_cases(self.config.seed, device)  # custom checks see the reference device
+        drawn = time.monotonic() - clock
+        wanted = self._shares_wanted(task, len(cases)) if self._may_share() else 1
+        slots = self._process_slots[slot]
+        clock = time.monotonic()
+        taken = slots.take(wanted - 1)
+        return Admission(task, cases, slots, taken, {"cases_s": drawn, "slot_wait_s": time.monotonic() - clock})
 
     def _result(self, job: Job, call: StageResult, exe: StageResult, seconds: float = 0.0,
                 info: dict | None = None, perf: StageResult | None = None,
@@ -224,32 +314,33 @@ class Evaluator:
                          perf_metrics=perf_metrics or {}, quality=code_quality(job.code) if job.code else {},
                          cases=list(cases or []))
 
-    def evaluate(self, job: Job, slot: str | None, limits: StageLimits | None = None) -> JobResult:
-        """Evaluate one job in a fresh worker process (on ``slot``, one of :meth:`slots`), under
-        ``limits`` (default: the run's)."""
+    def evaluate(self, job: Job, slot: str | None, limits: StageLimits | None = None,
+                 admission: "Admission | None" = None) -> JobResult:
+        """Evaluate one job in fresh worker processes (on ``slot``, one of :meth:`slots`), under
+        ``limits`` (default: the run's): one process, or several sharing its cases when process
+        slots are free (run/shards.py); ``admission`` is its slots if :meth:`admit` took them already."""
         limits = limits or self.config.limits
         if job.error:
             return self._result(job, StageResult(ERROR, job.error), StageResult(SKIPPED, "call did not pass"))
-        task = get_task(job.task_id)
-        device = "cpu" if self.mode == INTERPRETER else f"cuda:{slot}"
-        clock = time.monotonic()
-        expected = self.references.get(task, self.config.seed, device)
-        cases = task.correctness_cases(self.config.seed, device)  # custom checks see the reference device
-        timing = {"reference_s": time.monotonic() - clock}
-        job_dir = Path(tempfile.mkdtemp(prefix="job-", dir=self._scratch))
+        admission = admission or self.admit(job, slot)
+        task, cases, slots = admission.task, admission.cases, admission.slots
+        device = self._reference_device(slot)
+        timing: dict[str, float] = dict(admission.timing)
+        shares = split_cases(len(cases), admission.taken) if admission.taken > 1 else [None]
+        job_dirs: list[Path] = []
         try:
-            (job_dir / protocol.SUBMISSION_FILE).write_text(job.code, encoding="utf-8")
-            env = worker_env(job_dir, interpret=self.mode == INTERPRETER, visible_device=physical_gpu(slot))
-            spec = {"job_dir": str(job_dir), "task_id": task.id,   # no seed: it is sent after the import
-                    "device": self._worker_device(),
-                    "interpret": self.mode == INTERPRETER,
-                    "memory_limit": self.config.memory_limit if self.mode == INTERPRETER else None,
-                    "protected": [str(self._scratch)]}  # other jobs' files (the guard allows its own)
-            spec["perf"] = self.perf_enabled
-            if self.perf_enabled:
-                spec["file_limit"] = PERF_FILE_LIMIT
-            worker = WorkerProcess(protocol.WORKER_MODULE, job_dir, spec, env, commands=True, zygote=self._zygote,
-                                   after_import={"cmd": protocol.CMD_INPUTS, "seed": self.config.seed})
+            job_dirs += [Path(tempfile.mkdtemp(prefix="job-", dir=self._scratch)) for _ in shares]
+            job_dir = job_dirs[0]
+            started: list[WorkerProcess] = []
+            try:
+                for i, (directory, share) in enumerate(zip(job_dirs, shares)):
+                    started.append(self._spawn_worker(job, task, directory, slot, share, main=i == 0))
+            except BaseException:
+                for process in started:
+                    process.close()
+                raise
+            workers = JobWorkers(started)
+            worker = workers.main
             memory = self._perf_memory.get(slot)
             footprint = perf_footprint(task) if memory else 0
             reserved = False
@@ -260,12 +351,18 @@ class Evaluator:
                 reserved = memory is not None
                 baseline = start_baseline(job_dir, self._baseline_spec(task), baseline_env(slot))
             try:
-                report = worker.follow_to_report(limits)
-                ran = bool(report and report.get("status") == protocol.RAN)
+                # The expected outputs are needed only to judge: computed (or found in the cache)
+                # while the workers start and import, not before they are spawned.
+                clock = time.monotonic()
+                expected = self.references.get(task, self.config.seed, device)
+                timing["reference_s"] = time.monotonic() - clock
+                workers.follow(limits)
+                admission.release(keep=1)  # the other shares' processes are done
+                ran = workers.all_ran()
                 if not (self.perf_enabled and ran):
                     worker.close()  # done (or dead): its exit code and stderr go into the verdict
                 clock = time.monotonic()
-                call, exe, verdicts = judge_worker(task, worker.outcome, cases, expected, job_dir)
+                call, exe, verdicts = judge_worker(task, workers.outcome(), cases, expected)
                 timing["judge_s"] = time.monotonic() - clock
                 perf = metrics = None
                 # perf is timed for a job whose core cases pass (fast_p_core counts those)
@@ -278,6 +375,8 @@ class Evaluator:
                     perf, raw = run_perf(worker, baseline, job_dir, self._gpu_locks[slot], limits)
                     timing["perf_s"] = time.monotonic() - clock
                     timing["perf_lock_wait_s"] = raw.get("lock_wait_s", 0.0)
+                    timing.update({f"perf_{name}_s": s for name, s in raw.get("phases_s", {}).items()
+                                   if name != "lock_wait"})
                     if perf.ok:
                         metrics = job_metrics(raw, self.roofline, self.golden.cases(task) if self.golden else None)
                         implausible = faster_than_roofline(metrics)
@@ -286,18 +385,51 @@ class Evaluator:
             finally:
                 if baseline:
                     baseline.close()
-                outcome = worker.close()
+                outcome = workers.close()
                 if reserved:
                     memory.release(footprint)
-            timing.update({f"{stage}_s": s for stage, s in outcome.stage_durations().items()})
+            timing.update({f"{stage}_s": s for stage, s in worker.outcome.stage_durations().items()})
             info = {"sandbox": _sandbox_level(outcome), "containment": worker.containment,
-                    "configs": _configs_checked(outcome), "source_task": task.id,
+                    "configs": _configs_checked(outcome), "source_task": task.id, "processes": len(shares),
                     "timing": {key: round(value, 3) for key, value in timing.items()}}
             return self._result(job, call, exe, outcome.seconds, info, perf, metrics, verdicts)
         finally:
+            admission.release()
             if not self.config.keep_job_dirs:
-                shutil.rmtree(job_dir, ignore_errors=True)
-                shutil.rmtree(baseline_dir(job_dir), ignore_errors=True)
+                for directory in job_dirs:
+                    shutil.rmtree(directory, ignore_errors=True)
+                    shutil.rmtree(baseline_dir(directory), ignore_errors=True)
+
+    def _spawn_worker(self, job: Job, task, job_dir: Path, slot: str | None, share: list[int] | None,
+                      main: bool) -> WorkerProcess:
+        """A worker process for ``job`` in ``job_dir``, calling the cases in ``share`` (all if None);
+        the ``main`` one waits for perf commands after its report."""
+        (job_dir / protocol.SUBMISSION_FILE).write_text(job.code, encoding="utf-8")
+        env = worker_env(job_dir, interpret=self.mode == INTERPRETER, visible_device=physical_gpu(slot))
+        spec = {"job_dir": str(job_dir), "task_id": task.id,   # no seed: it is sent after the import
+                "device": self._worker_device(),
+                "interpret": self.mode == INTERPRETER,
+                "memory_limit": self.config.memory_limit if self.mode == INTERPRETER else None,
+                "protected": [str(self._scratch)],  # other jobs' files (the guard allows its own)
+                "perf": self.perf_enabled and main}
+        if share is not None:
+            spec["cases"] = share
+        if spec["perf"]:
+            spec["file_limit"] = PERF_FILE_LIMIT
+        return WorkerProcess(protocol.WORKER_MODULE, job_dir, spec, env, commands=True, zygote=self._zygote,
+                             after_import={"cmd": protocol.CMD_INPUTS, "seed": self.config.seed})
+
+    def _may_share(self) -> bool:
+        return bool(self.config.shards and self.config.shards > 1) or (
+            self.mode == GPU and self.config.shards is None)
+
+    def _shares_wanted(self, task, n_cases: int) -> int:
+        """Processes this job would like: ``RunConfig.shards`` if set, else by its expected
+        seconds in one worker (measured per task, see golden results) and the evaluator's target."""
+        if self.config.shards:
+            return shares_wanted(float("inf"), 1.0, n_cases, limit=self.config.shards)
+        expected = self._expected_seconds.get(task.id, n_cases * DEFAULT_SECONDS_PER_CASE)
+        return shares_wanted(expected, self.shard_target_s, n_cases)
 
     def _baseline_spec(self, task) -> dict:
         return {"task_id": task.id, "seed": self.config.seed, "compile": self.config.compile_baseline,

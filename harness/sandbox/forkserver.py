@@ -49,6 +49,30 @@ def preload() -> None:
     from harness.sandbox import autotune, confine, integrity, worker  # noqa: F401
     from harness.task import all_tasks
     all_tasks()
+    if os.environ.get("TRITON_INTERPRET") != "1":
+        _warm_triton_compiler()
+
+
+def _warm_triton_compiler() -> None:
+    """Pay once, for every GPU worker, what Triton otherwise does at each worker's first compile:
+    hashing its own installed files for the cache key (about half a second) and building and
+    loading its CUDA helper module (a C compile). Neither involves a job, and neither initialises
+    CUDA: the driver API is first used by the worker after the fork. If that ever changed, the
+    fork server would refuse to start (the parent then starts each worker as a new interpreter)."""
+    import torch
+    from triton.runtime import driver
+    from triton.runtime.cache import triton_key
+
+    triton_key()  # functools.lru_cache: forked workers inherit the value
+    try:
+        from triton.backends.nvidia.driver import CudaDriver
+    except ImportError:  # a Triton without the NVIDIA backend: workers find their driver themselves
+        return
+    # Made directly: letting Triton pick the active driver would ask torch.cuda.is_available(),
+    # which initialises the CUDA driver (cuInit) and so breaks CUDA in every forked child.
+    driver.set_active(CudaDriver())  # builds (or finds) and loads cuda_utils in the server's own cache
+    if torch.cuda.is_initialized():
+        raise RuntimeError("warming Triton initialised CUDA in the fork server")
 
 
 def recv_request(sock: socket.socket) -> tuple[dict | None, list[int]]:

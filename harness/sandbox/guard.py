@@ -141,18 +141,20 @@ def install_proxies() -> dict[str, Callable]:
     """Replace each proxied primitive, wherever a loaded module binds it, by a stand-in; returns
     the originals (for :func:`arm`, which alone keeps them afterwards)."""
     originals: dict[str, Callable] = {}
+    stand_ins: dict[int, Callable] = {}  # id of an original -> its stand-in
     for module_name, attr in _proxied_names():
         original = getattr(sys.modules[module_name], attr)
         key = f"{module_name}.{attr}"
         originals[key] = original
-        stand_in = _proxy(key, original)
-        for module in list(sys.modules.values()):
-            namespace = getattr(module, "__dict__", None)
-            if not isinstance(namespace, dict):
-                continue
-            for name, value in list(namespace.items()):
-                if value is original:
-                    namespace[name] = stand_in
+        stand_ins.setdefault(id(original), _proxy(key, original))
+    for module in list(sys.modules.values()):  # one pass over every binding of every module
+        namespace = getattr(module, "__dict__", None)
+        if not isinstance(namespace, dict):
+            continue
+        for name, value in list(namespace.items()):
+            stand_in = stand_ins.get(id(value))
+            if stand_in is not None:
+                namespace[name] = stand_in
     return originals
 
 

@@ -13,8 +13,10 @@ GPU the CUDA trace (gpu_trace.py) checks the same facts from the device's side.
 
 from __future__ import annotations
 
+import operator
 import sys
 import threading
+from itertools import repeat
 from contextlib import contextmanager
 from typing import Any, Iterator
 
@@ -164,6 +166,13 @@ class TorchOpMonitor(TorchDispatchMode):
         return len(devices) > 1
 
 
+# PyTorch wraps a dispatch mode's __torch_dispatch__ so that dynamo does not trace into it; the
+# wrapper imports torch._dynamo at its first call (about six seconds of every worker's first case,
+# measured on the H200). Nothing compiles with dynamo inside this mode, so the plain method is put back.
+TorchOpMonitor.__torch_dispatch__ = getattr(TorchOpMonitor.__dict__["__torch_dispatch__"], "__wrapped__",
+                                            TorchOpMonitor.__dict__["__torch_dispatch__"])
+
+
 # -- monkeypatch detection ----------------------------------------------------------------
 
 def _plain_function() -> None:  # its type is FunctionType, without importing types
@@ -182,46 +191,56 @@ class ModuleSnapshot:
     KINDS = (type, type(len), type(sys), type(_plain_function), staticmethod, classmethod)
 
     def __init__(self) -> None:
-        self._entries: list[tuple[Any, str, str, Any]] = []
+        # Per namespace (a module's or a class's dict): the watched names and the objects bound to
+        # them, compared by identity in C (map/all below) so a check costs milliseconds, not a
+        # Python loop over every binding of every loaded module.
+        self._spaces: list[tuple[dict, str, tuple[str, ...], tuple[Any, ...]]] = []
         classes: dict[int, tuple[str, type]] = {}
         for module_name, module in list(sys.modules.items()):
             namespace = getattr(module, "__dict__", None)
             if not isinstance(namespace, dict) or module_name.startswith(UNWATCHED_MODULES):
                 continue
-            for attr, value in list(namespace.items()):
-                if issubclass(type(value), self.KINDS) and not _dunder(attr):
-                    self._entries.append((namespace, attr, module_name, value))
-                    if issubclass(type(value), type):
-                        classes.setdefault(id(value), (f"{module_name}.{attr}", value))
+            watched = [(attr, value) for attr, value in list(namespace.items())
+                       if issubclass(type(value), self.KINDS) and not _dunder(attr)]
+            self._add(namespace, module_name, watched)
+            for attr, value in watched:
+                if issubclass(type(value), type):
+                    classes.setdefault(id(value), (f"{module_name}.{attr}", value))
         self._classes: list[tuple[Any, str, frozenset]] = []
         for qualname, cls in classes.values():
             members = type.__dict__["__dict__"].__get__(cls)
-            names = []
-            for attr, value in list(members.items()):
-                if issubclass(type(value), self.KINDS) and attr not in _VOLATILE_CLASS_ATTRS:
-                    self._entries.append((members, attr, qualname, value))
-                    names.append(attr)
-            self._classes.append((members, qualname, frozenset(names)))
+            watched = [(attr, value) for attr, value in list(members.items())
+                       if issubclass(type(value), self.KINDS) and attr not in _VOLATILE_CLASS_ATTRS]
+            self._add(members, qualname, watched)
+            self._classes.append((members, qualname, frozenset(attr for attr, _ in watched)))
         self._missing = object()
         self._is_kind = lambda value, issubclass=issubclass, type=type, kinds=self.KINDS: issubclass(type(value), kinds)
+
+    def _add(self, namespace: Any, owner: str, watched: list[tuple[str, Any]]) -> None:
+        if watched:
+            self._spaces.append((namespace, owner, tuple(a for a, _ in watched), tuple(v for _, v in watched)))
 
     def changed(self, limit: int = 5) -> list[str]:
         """Names whose binding differs from the snapshot (at most ``limit``)."""
         found: list[str] = []
-        missing, count = self._missing, 0
-        for namespace, attr, owner, value in self._entries:
-            if namespace.get(attr, missing) is not value:
-                found.append(owner + "." + attr)
-                count += 1
-                if count >= limit:
-                    return found
+        missing, is_ = self._missing, operator.is_
+        for namespace, owner, attrs, values in self._spaces:
+            current = map(namespace.get, attrs, repeat(missing))
+            if all(map(is_, current, values)):
+                continue
+            for attr, value in zip(attrs, values):
+                if namespace.get(attr, missing) is not value:
+                    found.append(owner + "." + attr)
+                    if len(found) >= limit:
+                        return found
         is_kind = self._is_kind
         for members, owner, names in self._classes:
-            for attr in members:
-                if attr not in names and is_kind(members[attr]):
+            if len(members) == len(names):
+                continue  # only new names can shadow an inherited method
+            for attr in members.keys() - names:
+                if is_kind(members.get(attr)):
                     found.append(owner + "." + attr)
-                    count += 1
-                    if count >= limit:
+                    if len(found) >= limit:
                         return found
         return found
 

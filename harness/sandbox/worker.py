@@ -117,7 +117,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     from harness.task import get_task
     from harness.perf.server import PerfServer, stdin_commands  # nothing is imported once the guard is armed
     if on_gpu:
-        import torch.profiler  # noqa: F401 - the trace's code is in the snapshot below
+        import torch.autograd.profiler  # noqa: F401 - the trace's code is in the snapshot below
 
     pin_precision(torch)
     if on_gpu:
@@ -160,6 +160,10 @@ def run(job: dict, reporter: EventWriter) -> None:
     reporter.emit(protocol.IMPORTED)
     seed = _seed_from(commands)
     cases = task.correctness_cases(seed, device)
+    # A job may be split across several workers (run/shards.py): this one calls only its share of
+    # the cases, named by their index in the task's list (the facts it reports use that index).
+    share = job.get("cases")
+    selected = [i for i in share if 0 <= i < len(cases)] if isinstance(share, list) else list(range(len(cases)))
 
     autotuners = find_autotuners(module)
     triton_names = triton_kernel_names(module) if on_gpu else []
@@ -168,11 +172,12 @@ def run(job: dict, reporter: EventWriter) -> None:
     # case is called even when an earlier one raised, and what is done is kept if the worker dies
     calls = 0
     configs: list[str] = []
-    reporter.emit(protocol.STAGE, stage=protocol.CALL, cases=len(cases), configs=config_count(autotuners))
+    reporter.emit(protocol.STAGE, stage=protocol.CALL, cases=len(selected), configs=config_count(autotuners))
     for index in range(config_count(autotuners)):
         with pinned_configs(autotuners, index) as pins:
             configs.append(pins)
-            for case_index, case in enumerate(cases):
+            for case_index in selected:
+                case = cases[case_index]
                 args = clone_case(case)
                 monitor = TorchOpMonitor(forbid_host_transfer=on_gpu)
                 trace = KernelTrace() if on_gpu else nullcontext()

@@ -1,0 +1,214 @@
+"""A job spread over several worker processes (harness/run/shards.py) gets exactly the verdicts it
+gets in one: the same case verdicts in the same order, the same failure, partial credit kept, no
+partial credit after an integrity failure in any share. Plus the pieces: how cases are split, how
+outcomes merge, how process slots are taken."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from harness import protocol
+from harness.api import Evaluator
+from harness.run.process import WorkerOutcome
+from harness.run.shards import ProcessSlots, merge_outcomes, shares_wanted, split_cases
+
+RELU = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
+TASK = "Activation/relu.py"
+
+# A ReLU with a kernel of its own, made wrong in one place or another by the wrapper below it.
+_KERNEL = '''
+import os
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _relu(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(y_ptr + offs, tl.where(x > 0, x, 0.0), mask=mask)
+
+
+def _run(x, n):
+    y = torch.full_like(x, float("nan"))
+    if n > 0:
+        _relu[(triton.cdiv(n, 256),)](x, y, n, BLOCK=256)
+    return y
+
+
+def _finish(input, y, inplace):
+    if inplace:
+        input.copy_(y)
+        return input
+    return y
+'''
+# misses the last element of every 2-D input (cases in the second and third shares, some in the first)
+WRONG_ON_2D = _KERNEL + '''
+def relu(input, inplace=False):
+    x = input.contiguous()
+    n = x.numel() - (1 if x.dim() == 2 and x.numel() > 1 else 0)
+    return _finish(input, _run(x, n), inplace)
+'''
+# the process dies at the first non-contiguous input ("strided", the last case of the second share)
+CRASH_ON_STRIDED = _KERNEL + '''
+def relu(input, inplace=False):
+    if not input.is_contiguous():
+        os._exit(7)
+    x = input.contiguous()
+    return _finish(input, _run(x, x.numel()), inplace)
+'''
+# PyTorch does the work for 3-D inputs (a case of the second share): an integrity failure
+TORCH_ON_3D = _KERNEL + '''
+def relu(input, inplace=False):
+    if input.dim() == 3:
+        _run(input.contiguous(), input.numel())  # a launch, for show
+        return torch.relu(input)
+    x = input.contiguous()
+    return _finish(input, _run(x, x.numel()), inplace)
+'''
+
+
+@pytest.fixture(scope="module")
+def evaluators():
+    with Evaluator(perf=False, workers=3, shards=3, timeout=120) as sharded, \
+            Evaluator(perf=False, workers=1, shards=1, timeout=120) as single:
+        yield sharded, single
+
+
+def _both(evaluators, code: str) -> tuple[dict, dict]:
+    sharded, single = evaluators
+    a, b = sharded.submit(TASK, code), single.submit(TASK, code)
+    return a.result(timeout=600), b.result(timeout=600)
+
+
+def _case_verdicts(record: dict) -> list[tuple]:
+    return [(c["label"], c["config"], c["tier"], c["status"]) for c in record["cases"]]
+
+
+@pytest.mark.parametrize("name, code, verdict", [
+    ("right", RELU, "ok"),
+    ("wrong on 2-D inputs", WRONG_ON_2D, "wrong"),
+    ("crashes on a strided input", CRASH_ON_STRIDED, "crashed"),
+    ("PyTorch on a 3-D input", TORCH_ON_3D, "integrity"),
+])
+def test_a_job_in_three_processes_gets_the_verdicts_it_gets_in_one(evaluators, name, code, verdict):
+    sharded, single = _both(evaluators, code)
+    assert sharded["info"]["processes"] == 3 and single["info"]["processes"] == 1
+    assert sharded["verdict"] == single["verdict"] == verdict, (sharded["exe"], single["exe"])
+    assert _case_verdicts(sharded) == _case_verdicts(single)
+    assert sharded["cases_passed"] == single["cases_passed"]
+    if verdict == "wrong":  # the failing cases lie in every share, the passing ones too
+        statuses = [c["status"] for c in sharded["cases"]]
+        assert "wrong" in statuses[:4] and "wrong" in statuses[4:8] and "wrong" in statuses[8:]
+        assert "ok" in statuses[:4] and "ok" in statuses[4:8]
+    assert (sharded["call"]["status"], sharded["exe"]["status"]) == (single["call"]["status"], single["exe"]["status"])
+    if verdict == "crashed":  # partial credit: the cases finished before the death, in every share
+        assert len(sharded["cases"]) == 7 and "segmentation" not in sharded["call"]["detail"]
+        assert "exited with code 7" in sharded["call"]["detail"] + sharded["exe"]["detail"]
+    if verdict == "integrity":  # found in the second share, it decides the job
+        assert "torch_fallback" in sharded["exe"]["detail"] and "outliers-3d" in sharded["exe"]["detail"]
+
+
+def test_cases_are_split_into_contiguous_balanced_shares():
+    for n in range(0, 30):
+        for k in range(1, 10):
+            shares = split_cases(n, k)
+            assert [i for share in shares for i in share] == list(range(n))
+            sizes = [len(s) for s in shares]
+            assert len(shares) == (max(1, min(k, n)) if n else 1)
+            assert max(sizes) - min(sizes) <= 1
+
+
+def test_how_many_processes_a_job_wants():
+    assert shares_wanted(80.0, 10.0, 18) == 8          # a long job: by its expected time
+    assert shares_wanted(30.0, 10.0, 18) == 3
+    assert shares_wanted(5.0, 10.0, 18) == 1           # short: one process
+    assert shares_wanted(80.0, 10.0, 3) == 1           # too few cases to share
+    assert shares_wanted(80.0, 10.0, 6) == 3           # at least two cases per process
+    assert shares_wanted(float("inf"), 1.0, 12, limit=3) == 3
+
+
+def _outcome(status: str | None, calls: list[tuple[int, int]], stage: str = protocol.EXE, **kw) -> WorkerOutcome:
+    events = [{"event": protocol.CALL_DONE, "index": i, "facts": [case, cfg, 1, [], None, None]}
+              for i, (case, cfg) in enumerate(calls)]
+    report = None if status is None else {"event": protocol.REPORT, "status": status, "calls": len(calls),
+                                          "configs": ["a", "b"], "triton_kernels": [f"k{len(calls)}"]}
+    return WorkerOutcome(stage=stage, report=report, calls=events,
+                         call_files=[Path(f"/dev/null/{case}-{cfg}") for case, cfg in calls], **kw)
+
+
+def test_merged_outcome_covers_every_call_in_one_workers_order():
+    main = _outcome(protocol.RAN, [(0, 0), (1, 0), (0, 1), (1, 1)])
+    other = _outcome(protocol.RAN, [(2, 0), (3, 0), (2, 1), (3, 1)])
+    merged = merge_outcomes([main, other])
+    assert [tuple(c["facts"][:2]) for c in merged.calls] == [(0, 0), (1, 0), (2, 0), (3, 0), (0, 1), (1, 1), (2, 1), (3, 1)]
+    assert [p.name for p in merged.call_files] == ["0-0", "1-0", "2-0", "3-0", "0-1", "1-1", "2-1", "3-1"]
+    assert merged.report["status"] == protocol.RAN and merged.report["calls"] == 8
+    assert merged.report["triton_kernels"] == ["k4"] and merged.protocol_error is None
+
+
+def test_the_worst_ending_decides_a_merged_outcome():
+    ran = _outcome(protocol.RAN, [(0, 0)])
+    crashed = _outcome(None, [(1, 0)], stage=protocol.CALL, returncode=-11)
+    timed_out = _outcome(None, [], stage=protocol.EXE, timed_out=True)
+    integrity = _outcome("integrity", [(3, 0)])
+    merged = merge_outcomes([ran, crashed])
+    assert merged.report is None and merged.returncode == -11 and merged.stage == protocol.CALL
+    assert len(merged.calls) == 2  # what both finished is kept for partial credit
+    assert merge_outcomes([ran, crashed, timed_out]).timed_out
+    assert merge_outcomes([timed_out, integrity, crashed]).report["status"] == "integrity"
+
+
+def test_shares_that_disagree_break_the_protocol():
+    a, b = _outcome(protocol.RAN, [(0, 0)]), _outcome(protocol.RAN, [(1, 0)])
+    b.report["configs"] = ["other"]
+    assert "different autotune configs" in merge_outcomes([a, b]).protocol_error
+    a, b = _outcome(protocol.RAN, [(0, 0)]), _outcome(protocol.RAN, [(1, 0)])
+    b.report["calls"] = 5
+    assert "call count" in merge_outcomes([a, b]).protocol_error
+
+
+def test_process_slots_give_extras_only_when_free_and_make_the_main_one_wait():
+    slots = ProcessSlots(4)
+    assert slots.take(2) == 3 and slots.free == 1
+    assert slots.take(5) == 1 and slots.free == 0
+    taken: list[int] = []
+    waiter = threading.Thread(target=lambda: taken.append(slots.take(3)))
+    waiter.start()
+    time.sleep(0.2)
+    assert taken == []             # no slot free: the next job waits for one
+    slots.give_back(2)
+    waiter.join(timeout=5)
+    assert taken == [2] and slots.free == 0
+
+
+def test_a_batch_admits_jobs_in_queue_order_so_the_first_gets_its_shares(tmp_path):
+    """Three jobs that each want three processes, three slots: the first in the queue takes all
+    three before the others take any, even when getting ready takes it longer than them (on a GPU,
+    drawing a long job's cases can), and the others run as slots come back."""
+    from harness.config import INTERPRETER, RunConfig
+    from harness.run.runner import Evaluator as Runner
+    from harness.run.submissions import load_submissions
+
+    gelu = (ROOT / "solutions" / "Activation" / "gelu.py").read_text()
+    jobs = load_submissions([(TASK, RELU), ("Activation/gelu.py", gelu), (TASK, WRONG_ON_2D)])
+    runner = Runner(RunConfig(out_dir=tmp_path, mode=INTERPRETER, workers=3, shards=3))
+    admit = runner.admit
+
+    def slow_for_the_first(job, slot):
+        if job is jobs[0]:
+            time.sleep(1.0)
+        return admit(job, slot)
+
+    runner.admit = slow_for_the_first
+    runner.run(jobs)
+    first, *others = (runner.results[j.key] for j in jobs)
+    assert first.info["processes"] == 3 and first.info["timing"]["slot_wait_s"] < 0.5
+    assert [r.verdict for r in (first, *others)] == ["ok", "ok", "wrong"]
