@@ -16,7 +16,6 @@ from __future__ import annotations
 import operator
 import sys
 import threading
-from itertools import repeat
 from contextlib import contextmanager
 from typing import Any, Iterator
 
@@ -191,58 +190,67 @@ class ModuleSnapshot:
     KINDS = (type, type(len), type(sys), type(_plain_function), staticmethod, classmethod)
 
     def __init__(self) -> None:
-        # Per namespace (a module's or a class's dict): the watched names and the objects bound to
-        # them, compared by identity in C (map/all below) so a check costs milliseconds, not a
-        # Python loop over every binding of every loaded module.
-        self._spaces: list[tuple[dict, str, tuple[str, ...], tuple[Any, ...]]] = []
+        # Every watched binding as three parallel lists (the namespace it lives in, its name, the
+        # object), one set for modules' dicts and one for classes' mapping proxies, so a check is a
+        # few C-level passes (map/all, identity only: no code of the submission's runs) instead of
+        # a Python loop over each of tens of thousands of bindings.
+        self._modules: tuple[list, list, list, list] = ([], [], [], [])  # namespaces, names, objects, owners
+        self._members: tuple[list, list, list, list] = ([], [], [], [])
         classes: dict[int, tuple[str, type]] = {}
         for module_name, module in list(sys.modules.items()):
             namespace = getattr(module, "__dict__", None)
             if not isinstance(namespace, dict) or module_name.startswith(UNWATCHED_MODULES):
                 continue
-            watched = [(attr, value) for attr, value in list(namespace.items())
-                       if issubclass(type(value), self.KINDS) and not _dunder(attr)]
-            self._add(namespace, module_name, watched)
-            for attr, value in watched:
-                if issubclass(type(value), type):
-                    classes.setdefault(id(value), (f"{module_name}.{attr}", value))
+            for attr, value in list(namespace.items()):
+                if issubclass(type(value), self.KINDS) and not _dunder(attr):
+                    _append(self._modules, namespace, attr, value, module_name)
+                    if issubclass(type(value), type):
+                        classes.setdefault(id(value), (f"{module_name}.{attr}", value))
         self._classes: list[tuple[Any, str, frozenset]] = []
         for qualname, cls in classes.values():
             members = type.__dict__["__dict__"].__get__(cls)
-            watched = [(attr, value) for attr, value in list(members.items())
-                       if issubclass(type(value), self.KINDS) and attr not in _VOLATILE_CLASS_ATTRS]
-            self._add(members, qualname, watched)
-            self._classes.append((members, qualname, frozenset(attr for attr, _ in watched)))
-        self._missing = object()
+            names = []
+            for attr, value in list(members.items()):
+                if issubclass(type(value), self.KINDS) and attr not in _VOLATILE_CLASS_ATTRS:
+                    _append(self._members, members, attr, value, qualname)
+                    names.append(attr)
+            self._classes.append((members, qualname, frozenset(names)))
+        self._sizes = [len(members) for members, _, _ in self._classes]
         self._is_kind = lambda value, issubclass=issubclass, type=type, kinds=self.KINDS: issubclass(type(value), kinds)
-
-    def _add(self, namespace: Any, owner: str, watched: list[tuple[str, Any]]) -> None:
-        if watched:
-            self._spaces.append((namespace, owner, tuple(a for a, _ in watched), tuple(v for _, v in watched)))
 
     def changed(self, limit: int = 5) -> list[str]:
         """Names whose binding differs from the snapshot (at most ``limit``)."""
         found: list[str] = []
-        missing, is_ = self._missing, operator.is_
-        for namespace, owner, attrs, values in self._spaces:
-            current = map(namespace.get, attrs, repeat(missing))
-            if all(map(is_, current, values)):
+        is_ = operator.is_
+        for (spaces, attrs, values, owners), get in ((self._modules, dict.get), (self._members, _PROXY_GET)):
+            if all(map(is_, map(get, spaces, attrs), values)):
                 continue
-            for attr, value in zip(attrs, values):
-                if namespace.get(attr, missing) is not value:
+            for space, attr, value, owner in zip(spaces, attrs, values, owners):
+                if get(space, attr) is not value:  # a missing name reads as None, never a watched object
                     found.append(owner + "." + attr)
                     if len(found) >= limit:
                         return found
+        sizes = list(map(len, (members for members, _, _ in self._classes)))
+        if sizes == self._sizes:
+            return found  # only new names can shadow an inherited method
         is_kind = self._is_kind
-        for members, owner, names in self._classes:
-            if len(members) == len(names):
-                continue  # only new names can shadow an inherited method
+        for (members, owner, names), size, before in zip(self._classes, sizes, self._sizes):
+            if size == before:
+                continue
             for attr in members.keys() - names:
                 if is_kind(members.get(attr)):
                     found.append(owner + "." + attr)
                     if len(found) >= limit:
                         return found
         return found
+
+
+_PROXY_GET = type(type.__dict__).get  # mappingproxy.get, unbound
+
+
+def _append(lists: tuple[list, list, list, list], space: Any, attr: str, value: Any, owner: str) -> None:
+    for column, item in zip(lists, (space, attr, value, owner)):
+        column.append(item)
 
 
 _VOLATILE_CLASS_ATTRS = frozenset({"__dict__", "__weakref__", "__doc__", "__module__", "__annotations__"})
