@@ -90,3 +90,72 @@ def interpolation_allowance(mode: str, sizes: Iterable[int], roundings: int, inp
         return 0.0
     coordinate_error = sum(roundings * EPS32 / 2 * 2.0 ** math.ceil(math.log2(max(n, 2))) for n in sizes)
     return slope * coordinate_error * finite.abs().max().double().item()
+
+
+# -- matrix products ----------------------------------------------------------------------------
+# A product's error depends on its inputs, not only on its value: each output element sums K terms,
+# and its rounding error is bounded by a multiple of |A| @ |B| (the same sum over absolute terms),
+# never of the output itself, which may cancel to near zero. The bound below is
+#   ACCUMULATION_C * sqrt(K) * u_acc * (|A| @ |B|)  +  u_out * |exact|  +  tiny
+# with u the unit roundoff (eps / 2) of the accumulation type and of the output type. Rounding errors
+# of a K-term sum in any order behave like a random walk (worst case K*u, attained only by adversarial
+# data), so sqrt(K) with ACCUMULATION_C = 8 passes every correct summation order -- sequential,
+# blocked, split-K, tensor-core -- with a wide margin on random data, while an accumulator of a
+# narrower type (float16: u = 2^-11, 8192 times float32's) or float32 inputs rounded to TF32 (10-bit
+# mantissa) errs by orders of magnitude more and fails. Inputs of float16 / bfloat16 multiply exactly
+# in float32, so with float32 accumulation they meet the float32 bound.
+ACCUMULATION_C = 8.0
+
+
+def unit_roundoff(dtype: torch.dtype) -> float:
+    """Half the machine epsilon of a floating dtype (complex: of its real part)."""
+    return torch.finfo(dtype.to_real() if dtype.is_complex else dtype).eps / 2
+
+
+def product_bound(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype,
+                  accumulate: torch.dtype = torch.float32, scale: float = 1.0,
+                  exact: torch.Tensor | None = None) -> torch.Tensor:
+    """The allowed error of each element of ``scale * (a @ b)`` (batched ``@`` semantics) computed
+    with a ``accumulate`` accumulator and rounded to ``out_dtype``, in float64 (see the bound above).
+    ``exact`` is the float64 product (computed here if not given), for the output-rounding term."""
+    k = a.shape[-1] if a.dim() > 1 else a.shape[0]
+    magnitude = abs(scale) * (a.abs().double() @ b.abs().double())
+    if exact is None:
+        exact = scale * (a.double() @ b.double())
+    tiny = torch.finfo(out_dtype).tiny
+    return (ACCUMULATION_C * math.sqrt(max(k, 1)) * unit_roundoff(accumulate) * magnitude
+            + unit_roundoff(out_dtype) * exact.abs() + tiny)
+
+
+def check_bounded(output: Any, exact: torch.Tensor, bound: torch.Tensor, *, dtype: torch.dtype,
+                  where: str = "output") -> str | None:
+    """``output`` (a tensor of ``exact``'s shape and ``dtype``) within ``bound`` of ``exact`` (float64)
+    elementwise; NaN and infinities where ``exact`` has them, and no all-zero or constant output where
+    ``exact`` varies (a near-zero result cannot be matched by returning zeros)."""
+    from harness.compare import _trivial_output  # the same degenerate-output rule as every comparison
+
+    if not isinstance(output, torch.Tensor):
+        return f"{where}: expected a tensor, got {type(output).__name__}"
+    if output.shape != exact.shape or output.dtype != dtype:
+        return f"{where}: {output.dtype}{list(output.shape)} != expected {dtype}{list(exact.shape)}"
+    if exact.numel() == 0:
+        return None
+    got = output.to(exact.device).double()
+    trivial = _trivial_output(got, exact, where)
+    if trivial:
+        return trivial
+    finite = torch.isfinite(exact)
+    same_special = torch.where(finite, torch.isfinite(got), (got == exact) | (got.isnan() & exact.isnan()))
+    if not same_special.all():
+        i = int(torch.nonzero(~same_special.flatten())[0])
+        return (f"{where}: non-finite values differ from the reference's: first at flat index {i}: "
+                f"got {got.flatten()[i].item()!r}, expected {exact.flatten()[i].item()!r}")
+    err = (got - exact).abs()
+    bad = finite & (err > bound)
+    if not bad.any():
+        return None
+    i = int(torch.nonzero(bad.flatten())[0])
+    ratio = (err[finite] / bound[finite]).max().item()
+    return (f"{where}: {int(bad.sum())} of {exact.numel()} elements beyond the allowed rounding error (worst "
+            f"{ratio:.3g}x the bound); first at flat index {i}: got {got.flatten()[i].item()!r}, exact "
+            f"{exact.flatten()[i].item()!r}, allowed error {bound.flatten()[i].item():.3g}")

@@ -182,8 +182,19 @@ def _check_call(candidate: WorkerProcess, baseline: WorkerProcess, case: int, de
 def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int, job_dir: Path,
                   deadline: float) -> float:
     """After the GPU is released: the candidate's results on the check set and of its kept timed
-    repetition are judged by the baseline. Returns the seconds the candidate took to save them."""
+    repetition are judged by the baseline, pipelined (the candidate saves the next result while the
+    baseline judges the last one). Returns the seconds the candidate took to save them."""
     saving = 0.0
+    judging: str | None = None  # what the baseline is judging now
+
+    def verdict_of(what: str) -> None:
+        verdict = baseline.wait_for(protocol.VERDICT, deadline)
+        if verdict is None or verdict.get("event") != protocol.VERDICT:
+            raise _baseline_failed(baseline, verdict, f"judging the {what}")
+        if not verdict.get("ok"):
+            raise PerfFailure(StageResult(verdict.get("status", WRONG), f"{what.split(' of case')[0]}: "
+                                                                         f"{verdict.get('detail', '')}"))
+
     for case in range(cases):
         for which, what in ((protocol.CHECK_RESULT, "check call"), (protocol.TIMED_RESULT, "timed repetition")):
             path = job_dir / f"perf_{which}_{case}.pt"
@@ -193,9 +204,11 @@ def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int,
             saving += time.monotonic() - clock
             if event is None or event.get("event") != protocol.SAVED:
                 raise _candidate_failed(candidate, event, f"saving the {what} result of case {case}")
-            verdict = baseline.request({"cmd": protocol.CMD_JUDGE, **command}, protocol.VERDICT, deadline)
-            if verdict is None or verdict.get("event") != protocol.VERDICT:
-                raise _baseline_failed(baseline, verdict, f"judging the {what} of case {case}")
-            if not verdict.get("ok"):
-                raise PerfFailure(StageResult(verdict.get("status", WRONG), f"{what}: {verdict.get('detail', '')}"))
+            if judging:
+                verdict_of(judging)
+            if not baseline.send({"cmd": protocol.CMD_JUDGE, **command}):
+                raise _baseline_failed(baseline, None, f"judging the {what} of case {case}")
+            judging = f"{what} of case {case}"
+    if judging:
+        verdict_of(judging)
     return round(saving, 3)

@@ -219,6 +219,11 @@ class WorkerProcess:
         death; a ``report`` event (the process gave up with an error) is returned as is."""
         if not self.send(command):
             return None
+        return self.wait_for(reply, deadline)
+
+    def wait_for(self, reply: str, deadline: float) -> dict | None:
+        """The next event named ``reply`` (or a ``report``: the process gave up), ``None`` on
+        timeout or death; events of other names in between are skipped."""
         while True:
             event = self.next_event(deadline)
             if event is None or event.get("event") in (reply, protocol.REPORT):
