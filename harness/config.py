@@ -51,7 +51,7 @@ class RunConfig:
     resume: bool = False
     mode: str | None = None            # GPU | INTERPRETER; None = GPU when CUDA is available
     gpus: list[int] | None = None      # GPU indices (default: all visible)
-    workers: int | None = None         # interpreter workers, or workers per GPU (default: by CPU cores, at most 4)
+    workers: int | None = None         # interpreter workers, or workers per GPU (default: one per CPU core, at most 4 on CPU, 16 per GPU)
     limits: StageLimits = field(default_factory=StageLimits)
     memory_limit: int | None = 8 << 30  # address-space cap per interpreter worker
     keep_job_dirs: bool = False

@@ -15,6 +15,9 @@ A task file (``harness/tasks/<Category>/<name>.py``) is a plain module that decl
 ``TOLERANCE``                 (optional) ``{torch.dtype: Tolerance}`` overriding the defaults
 ``check(case, output, expected)`` (optional) custom checker returning a failure message or ``None``
 ``CORE_DTYPES``, ``CORE_KWARGS``, ``TIERS`` (optional) what the core tier covers (harness/tiers.py)
+``COMPUTE_DTYPE``             (optional) the dtype whose measured matmul peak bounds a perf case
+                              (default: its largest floating-point tensor's; "int8" for quantized
+                              products of float inputs)
 ``PERF_ROLL_INPUTS``          (optional, default ``True``) ``False`` for a task whose floating-point
                               perf inputs must keep their element order (sorted, symmetric, ...):
                               timed repetitions then copy input sets as they are (perf/server.py)

@@ -47,7 +47,7 @@ TRAITS = (NON_CONTIGUOUS, EMPTY_OR_0D, NAN_INF, EXTREME_MAGNITUDE, TINY_VALUES, 
 HUGE = 1e6          # a finite value beyond this is an extreme magnitude
 TINY = 1e-6         # nonzero values below this, when they are a good share of a tensor, test tiny-value precision
 TINY_SHARE = 0.1    # (random data has about 1e-6 of its values there; an edge case puts many there on purpose)
-_DIM_KWARGS = ("dim", "dims", "axis", "start_dim", "end_dim", "dim0", "dim1")
+_DIM_KWARGS = ("dim", "dims", "axis", "start_dim", "end_dim", "dim0", "dim1", "dim_norm")
 
 
 def case_traits(case: Case, module: Any = None) -> list[str]:

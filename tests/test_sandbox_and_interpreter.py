@@ -133,9 +133,30 @@ BF16_KERNEL = textwrap.dedent("""
         x = tl.load(x_ptr + offs, mask=m)
         tl.store(y_ptr + offs, tl.extra.cuda.libdevice.tanh(x), mask=m)
 
+    @triton.jit
+    def down(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        m = offs < n
+        tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=m).to(tl.bfloat16), mask=m)
+
+    @triton.jit
+    def mm(a_ptr, b_ptr, c_ptr, N: tl.constexpr):
+        i = tl.arange(0, N)
+        a = tl.load(a_ptr + i[:, None] * N + i[None, :])    # bf16 operands straight into tl.dot
+        b = tl.load(b_ptr + i[:, None] * N + i[None, :])
+        tl.store(c_ptr + i[:, None] * N + i[None, :], tl.dot(a, b))
+
     x = torch.randn(100, dtype=torch.bfloat16)
     y = torch.empty_like(x)
     k[(1,)](x, y, 100, BLOCK=128)
+    xf = torch.randn(1000) * 100
+    yb = torch.empty(1000, dtype=torch.bfloat16)
+    down[(1,)](xf, yb, 1000, BLOCK=1024)   # float32 -> bf16 rounds to nearest-even, as on a GPU
+    assert torch.equal(yb, xf.to(torch.bfloat16)), (yb - xf.to(torch.bfloat16)).abs().max()
+    a, b = torch.randn(16, 16, dtype=torch.bfloat16), torch.randn(16, 16, dtype=torch.bfloat16)
+    c = torch.empty(16, 16)
+    mm[(1,)](a, b, c, N=16)
+    torch.testing.assert_close(c, a.double().matmul(b.double()).float(), rtol=1e-6, atol=1e-6)
     assert torch.equal(y, torch.where(x > 0, x * 0.5 + x, -x)), (y, x)
     xf = torch.randn(100)
     yf = torch.empty_like(xf)
@@ -202,3 +223,50 @@ def test_interpreter_fma_is_fused():
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TRITON_INTERPRET": "1"}
     proc = subprocess.run([sys.executable, "-c", FMA_KERNEL], env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-3000:]
+
+
+RELU_SOURCE = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
+KERNEL_SELECT = "    y = tl.where(x < 0.0, 0.0, x)\n"
+# The select moves into a @jit helper that reads a module-level ZERO: the kernel's own line and the
+# helper's both take part in the error, as in a real compile failure.
+WITH_GLOBAL = RELU_SOURCE.replace(KERNEL_SELECT, "    y = _clamp(x)\n").replace("\n\n@triton.jit\ndef _relu_kernel", """
+ZERO = {zero}
+
+
+@triton.jit
+def _clamp(x):
+    return tl.where(x < ZERO, ZERO, x)
+
+
+@triton.jit
+def _relu_kernel""", 1)
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the interpreter's rule; a GPU's compiler applies its own")
+def test_interpreter_refuses_non_constexpr_globals_as_the_compiler_does(tmp_path):
+    from conftest import load_metrics, run_cli, write_jsonl
+    assert KERNEL_SELECT in RELU_SOURCE and "ZERO = {zero}" in WITH_GLOBAL, "the relu solution changed"
+    rows = [{"file": "Activation/relu.py", "predict": WITH_GLOBAL.format(zero=z), "sample_id": i}
+            for i, z in enumerate(["0.0", "tl.constexpr(0.0)"])]
+    out = tmp_path / "out"
+    run_cli("eval", str(write_jsonl(tmp_path / "p.jsonl", rows)), "--out", str(out), "-q")
+    plain, constexpr = sorted(load_metrics(out), key=lambda m: m["sample_id"])
+    assert constexpr["exe_ok"], constexpr["exe"]
+    assert not plain["exe_ok"]
+    failed = plain["exe"]["detail"] if plain["call_ok"] else plain["call"]["detail"]
+    # the reason (the helper's global), not only the kernel line that called the helper
+    assert "reads the global ZERO = 0.0" in failed and "tl.constexpr" in failed, failed
+
+
+def test_an_error_report_keeps_the_innermost_reason():
+    """A compiler error raised at a kernel's call of a failing helper names only the call site; the
+    helper's own error, at the end of the chain, is what the author needs."""
+    from harness.sandbox.worker import format_error
+    try:
+        try:
+            raise NameError("helper reads a non-constexpr global")
+        except NameError as inner:
+            raise RuntimeError("at 3:8: y = helper(x)") from inner
+    except RuntimeError as exc:
+        text = format_error(exc, "<none>")
+    assert "RuntimeError: at 3:8" in text and "caused by: NameError: helper reads a non-constexpr global" in text

@@ -220,7 +220,7 @@ class PerfServer:
                 if self.trusted and side == protocol.EAGER:
                     cost = self.task.cost(case.sets[0], output)
                     info["flops"], info["bytes"] = float(cost.flops), float(cost.bytes)
-                    info["dtype"] = _dtype_of(case.sets[0], output)
+                    info["dtype"] = _dtype_of(case.sets[0], output, getattr(self.task.module, "COMPUTE_DTYPE", None))
                 del output
             described.append(info)
         self.tampered()
@@ -302,8 +302,8 @@ class PerfServer:
         self.emit(protocol.VERDICT, **_judge_saved(self.task, inputs, reference, Path(command["path"])))
 
 
-def _dtype_of(case: Case, output: Any) -> str:
-    return case_dtype(tensor_leaves(list(case.args) + list(case.kwargs.values()) + [output]))
+def _dtype_of(case: Case, output: Any, declared: str | None = None) -> str:
+    return case_dtype(tensor_leaves(list(case.args) + list(case.kwargs.values()) + [output]), declared)
 
 
 def _judge_saved(task: Task, inputs: Case, reference: CallRecord, path: Path) -> dict:

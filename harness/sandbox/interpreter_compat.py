@@ -3,8 +3,11 @@
 1. bf16 arithmetic. The interpreter stores bfloat16 values as raw uint16 bit patterns and applies numpy ops to those
 bits, so ``x * 0.5`` on a bf16 block yields garbage, while on a GPU it is computed in fp32 and
 rounded to bf16. A correct kernel must not fail for that, so elementwise ops on bf16 operands are
-patched to decode to float32, apply the op, and round back to bf16 (nearest-even). Reductions and
-``tl.dot`` over bf16 blocks are not patched: kernels should (and the prompts say to) upcast first.
+patched to decode to float32, apply the op, and round back to bf16 (nearest-even). ``tl.dot`` of
+bf16 blocks multiplies the decoded values (exact in float32, as the tensor cores do), and a
+float32 -> bf16 cast rounds to nearest-even as a GPU's does (the interpreter truncates, so a
+correct bf16 kernel erred by up to an ulp on CPU only). Reductions over bf16 blocks are not
+patched: kernels should (and the prompts say to) upcast first.
 
 2. ``libdevice`` calls (``tl.extra.cuda.libdevice.tanh`` and friends, common in LLM-written kernels)
 are not callable in the interpreter at all. They are routed to the PyTorch function of the same
@@ -80,6 +83,7 @@ def install() -> None:
 
     _install_libdevice(InterpreterBuilder, TensorHandle)
     _install_fma(InterpreterBuilder, TensorHandle, is_bf16)
+    _install_bf16_casts_and_dot(InterpreterBuilder, TensorHandle, is_bf16, tl)
     InterpreterBuilder.binary_op = bf16_binary_op
     InterpreterBuilder.unary_op = bf16_unary_op
     InterpreterBuilder.ternary_op = bf16_ternary_op
@@ -176,3 +180,35 @@ def _install_fma(builder_cls, tensor_handle, is_bf16) -> None:
         return original(self, x, y, z)
 
     builder_cls.create_fma = create_fma
+
+
+def _install_bf16_casts_and_dot(builder_cls, tensor_handle, is_bf16, tl) -> None:
+    cast_impl, fp_to_fp, dot = builder_cls.cast_impl, builder_cls.create_fp_to_fp, builder_cls.create_dot
+
+    def to_bf16(src, dst_type) -> bool:
+        return getattr(src.dtype, "scalar", src.dtype) == tl.float32 and dst_type.scalar == tl.bfloat16
+
+    def rounded(src, dst_type):
+        return tensor_handle(f32_to_bf16_bits(src.data), dst_type.scalar)
+
+    def create_cast(self, src, dst_type):
+        return rounded(src, dst_type) if to_bf16(src, dst_type) else cast_impl(self, src, dst_type)
+
+    def create_fp_to_fp(self, src, dst_type, rounding_mode):
+        # an explicit round-toward-zero keeps the interpreter's truncation
+        if to_bf16(src, dst_type) and "RTZ" not in str(rounding_mode):
+            return rounded(src, dst_type)
+        return fp_to_fp(self, src, dst_type, rounding_mode)
+
+    def as_f32(handle):
+        return tensor_handle(bf16_bits_to_f32(handle.data), tl.float32) if is_bf16(handle) else handle
+
+    def create_dot(self, a, b, d, input_precision, max_num_imprecise_acc):
+        if not (is_bf16(a) or is_bf16(b) or is_bf16(d)):
+            return dot(self, a, b, d, input_precision, max_num_imprecise_acc)
+        result = dot(self, as_f32(a), as_f32(b), as_f32(d), input_precision, max_num_imprecise_acc)
+        return tensor_handle(f32_to_bf16_bits(result.data), d.dtype.scalar) if is_bf16(d) else result
+
+    builder_cls.cast_impl = create_cast
+    builder_cls.create_fp_to_fp = create_fp_to_fp
+    builder_cls.create_dot = create_dot

@@ -49,6 +49,12 @@ def format_error(exc: BaseException, submission_path: str) -> str:
                    if f.filename == submission_path and (f.lineno, f.name) not in {(g.lineno, g.name) for g in frames}]
     text = "".join(traceback.format_list(frames[-MAX_ERROR_FRAMES:])).replace(submission_path, "<submission>")
     message = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    # A kernel that calls a failing @jit helper raises a compiler error that names only the call
+    # site; the reason is in the innermost exception of the chain: keep it.
+    root = _exception_chain(exc)[-1]
+    root_message = "".join(traceback.format_exception_only(type(root), root)).strip()
+    if root is not exc and root_message and str(root) not in message:
+        message += f"\ncaused by: {root_message}"
     if isinstance(exc, PermissionError) and not str(exc).startswith(("guard:", "monkeypatch:")):
         message = f"sandbox: the submission tried to write outside its job directory: {message}"
     return (text + message)[-4000:]
@@ -106,8 +112,10 @@ def run(job: dict, reporter: EventWriter) -> None:
     import torch
     _prebind_dynamo_wrappers(torch)
     if job["interpret"]:
+        from harness.sandbox import native_rules
         from harness.sandbox.interpreter_compat import install as install_interpreter_fixes
         install_interpreter_fixes()
+        native_rules.install()  # what a GPU's compiler refuses fails here too
     from harness.invoke import call_case, clone_case
     from harness.precision import pin_precision
     from harness.sandbox.autotune import config_count, find_autotuners, pinned_configs
