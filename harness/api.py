@@ -68,19 +68,24 @@ def evaluate_code(predictions: Sequence[str | Sequence[str]], references: Sequen
     return summary, results
 
 
-def metric_dict(summary: dict, results: list[list[JobResult]], references: Sequence[str]) -> dict:
-    """The flat dict the ``evaluate`` metric and lm-eval report."""
+DEFAULT_K = (1, 5, 10)
+
+
+def metric_dict(summary: dict, results: list[list[JobResult]], references: Sequence[str],
+                k: Sequence[int] | None = None) -> dict:
+    """The flat dict the ``evaluate`` metric and lm-eval report. ``pass@k`` for each ``k`` that every
+    reference has samples enough for; without ``k``, for 1, 5 and 10 when some reference has several."""
     out: dict = {"call_rate": summary["call_rate"], "exe_rate": summary["exe_rate"],
                  "exe_core_rate": summary["exe_core_rate"], "case_pass_rate": summary["case_pass_rate"],
                  "failure_causes": summary["failure_causes"], "mode": summary["mode"],
                  "seed": summary["seed"], "perf": summary["perf"]}
     out.update({k: summary.get(k) for k in PERF_KEYS + QUALITY_KEYS})
     n_samples = [len(r) for r in results]
-    if max(n_samples, default=1) > 1:
-        for k in (1, 5, 10):
-            if k <= min(n_samples):
-                scores = [pass_at_k(len(rs), sum(r.correct for r in rs), k) for rs in results]
-                out[f"pass@{k}"] = round(sum(scores) / len(scores), 4)
+    wanted = DEFAULT_K if k is None and max(n_samples, default=1) > 1 else (k or ())
+    for kk in wanted:
+        if n_samples and kk <= min(n_samples):
+            scores = [pass_at_k(len(rs), sum(r.correct for r in rs), kk) for rs in results]
+            out[f"pass@{kk}"] = round(sum(scores) / len(scores), 4)
     by_category: dict[str, list[JobResult]] = defaultdict(list)
     for rs in results:
         for r in rs:
@@ -94,15 +99,22 @@ def metric_dict(summary: dict, results: list[list[JobResult]], references: Seque
                         "perf": r.perf.status, "speedup": r.perf_metrics.get("speedup"),
                         "quality": r.quality,
                         "detail": (r.call.detail if not r.call.ok else r.exe.detail if not r.exe.ok
-                                   else r.perf.detail)[-1000:]}
+                                   else r.perf.detail)[-1000:],
+                        "cases": r.cases}
                        for r in rs] for rs, ref in zip(results, references)]
     return out
 
 
-def score(predictions: Sequence[str | Sequence[str]], references: Sequence[str], **kwargs) -> dict:
-    """``evaluate_code`` then ``metric_dict``: the one call the wrappers make."""
+def score(predictions: Sequence[str | Sequence[str]], references: Sequence[str], *,
+          k: Sequence[int] | None = None, **kwargs) -> dict:
+    """``evaluate_code`` (``kwargs``) then ``metric_dict`` (``k``): the one call the wrappers make."""
+    if k is not None and (isinstance(k, int) or not all(isinstance(x, int) and x >= 1 for x in k)):
+        raise ValueError(f"k must be a list of positive integers (pass@k for each), got {k!r}")
+    workers = kwargs.get("workers")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise ValueError(f"num_workers must be a positive integer, got {workers!r}")
     summary, results = evaluate_code(predictions, references, **kwargs)
-    return metric_dict(summary, results, references)
+    return metric_dict(summary, results, references, k)
 
 
 class Evaluator:

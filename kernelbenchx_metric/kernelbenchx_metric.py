@@ -26,6 +26,10 @@ Args:
     predictions: list of candidates, one per reference: a code string, or a list of code strings
         (several samples of one task, for pass@k). Markdown fences are stripped.
     references: list of task ids (`"Activation/gelu.py"`, `"Activation/gelu"` or `"gelu"`).
+    k: the k of each pass@k to report, as in code_eval (default: 1, 5 and 10 when a reference has
+        several samples); a k larger than some reference's number of samples is left out.
+    num_workers: worker processes (default: one per CPU core, at most 4 without a GPU; per GPU, one
+        per core up to 16).
     seed: seed of the test inputs (default 0); the same seed gives the same verdicts.
     timeout: seconds allowed for each of the call and exe stages of one sample (default 300).
     mode: "gpu" or "interpreter" (default: gpu when CUDA is available).
@@ -39,7 +43,8 @@ Returns:
     failure_causes: {cause: samples} for samples not strictly correct, by what failed first
         (non_contiguous, empty_or_0d, nan_inf, inplace_out, wrong_values, error, timeout,
         crashed, integrity:<kind>, ...);
-    pass@k: for k in 1, 5, 10 when every reference has at least k samples;
+    pass@k: unbiased pass@k for each requested k (default 1, 5, 10 with several samples per
+        reference) that every reference has at least k samples for;
     exe_rate/<Category>, exe_core_rate/<Category>, call_rate/<Category>: the same per category;
     mode, seed, perf: how the verdicts were made;
     perf_rate, avg_speedup (geometric mean vs eager PyTorch, same run), fast_0/1/1.5/2 (share of all
@@ -48,7 +53,8 @@ Returns:
         slower_than_eager: on a GPU;
     mean_maintainability_index, mean_cyclomatic_max, median_sloc: code-quality signals (radon);
     results: per reference, per sample: task_id, verdict, call, exe, exe_core, case_pass_fraction,
-        perf, speedup, quality, detail.
+        perf, speedup, quality, detail (the first failure's message), cases (every case run: label,
+        tier, config, status, reason, traits).
 Examples:
     >>> import os, evaluate, harness
     >>> os.environ["HF_ALLOW_CODE_EVAL"] = "1"
@@ -92,10 +98,11 @@ class KernelBenchX(evaluate.Metric):
             reference_urls=["https://arxiv.org/abs/2605.04956"],
         )
 
-    def _compute(self, predictions, references, seed=0, timeout=None, mode=None, perf=True, compile_baseline=False):
+    def _compute(self, predictions, references, k=None, num_workers=None, seed=0, timeout=None, mode=None,
+                 perf=True, compile_baseline=False):
         if os.getenv("HF_ALLOW_CODE_EVAL", "0") != "1":
             raise ValueError(_WARNING)
         from harness.api import score
 
-        return score(predictions, references, seed=seed, timeout=timeout, mode=mode, perf=perf,
-                     compile_baseline=compile_baseline)
+        return score(predictions, references, k=k, workers=num_workers, seed=seed, timeout=timeout, mode=mode,
+                     perf=perf, compile_baseline=compile_baseline)

@@ -32,7 +32,7 @@ def test_wheel_carries_tasks_dataset_and_golden_results(tmp_path):
         parquet = sorted(p.name for p in pathlib.Path(harness.dataset_path()).rglob("*.parquet"))
         print(json.dumps({"harness": harness.__file__, "tasks": sorted(tasks), "parquet": parquet,
                           "golden_root": str(golden_root()),
-                          "golden_tasks": sum(bool(golden.cases(t)) for t in tasks.values()) if golden else 0}))
+                          "golden_tasks": sorted(i for i, t in tasks.items() if golden and golden.cases(t))}))
     """)
     # Only the installed copy is importable: PYTHONPATH comes before the editable install's finder.
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(site), "HOME": str(tmp_path)}
@@ -45,4 +45,7 @@ def test_wheel_carries_tasks_dataset_and_golden_results(tmp_path):
     assert out["tasks"] == sorted(all_tasks())
     categories = {t.split("/")[0] for t in out["tasks"]}
     assert {p.removesuffix(".parquet") for p in out["parquet"]} >= categories
-    assert out["golden_tasks"] == len(out["tasks"])
+    # every task's golden results ship, but those of tasks still waiting for a GPU run (pending.json)
+    pending = ROOT / "golden_results" / "h200" / "pending.json"
+    waiting = set(json.loads(pending.read_text())["tasks"]) if pending.exists() else set()
+    assert out["golden_tasks"] == sorted(set(out["tasks"]) - waiting)

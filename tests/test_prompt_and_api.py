@@ -41,3 +41,25 @@ def test_metric_dict_pass_at_k_and_categories():
     assert out["exe_rate/Activation"] == 0.5 and out["exe_rate/Loss"] == 0.0
     assert [s["verdict"] for s in out["results"][1]] == ["wrong", "wrong"]
     assert "pass@5" not in out
+
+
+def test_metric_dict_reports_the_requested_k_and_each_sample_cases():
+    results = [[_result("Activation/gelu.py", ok) for ok in (True, False, False)]]
+    results[0][0].cases = [{"label": "edge", "tier": "edge", "config": 0, "status": "ok", "reason": "", "traits": []}]
+    summary = {"call_rate": 1.0, "exe_rate": 1 / 3, "exe_core_rate": 1 / 3, "case_pass_rate": 1 / 3,
+               "failure_causes": {}, "mode": "interpreter", "seed": 0, "perf": "skipped (no GPU)"}
+    out = metric_dict(summary, results, ["gelu"], k=[2, 3, 4])
+    assert out["pass@2"] == round(1 - 1 / 3, 4) and out["pass@3"] == 1.0  # 1 - C(2,2)/C(3,2)
+    assert "pass@4" not in out and "pass@1" not in out  # 4 > the 3 samples; 1 was not asked for
+    assert out["results"][0][0]["cases"][0]["label"] == "edge"
+    # one sample each: pass@1 only when asked for (code_eval's k)
+    single = metric_dict(summary, [results[0][:1]], ["gelu"], k=[1])
+    assert single["pass@1"] == 1.0 and "pass@1" not in metric_dict(summary, [results[0][:1]], ["gelu"])
+
+
+def test_score_refuses_a_bad_k_or_worker_count():
+    import pytest
+    from harness.api import score
+    for bad in ({"k": 5}, {"k": [0]}, {"workers": 0}, {"workers": "2"}):
+        with pytest.raises(ValueError):
+            score(["x"], ["gelu"], **bad)

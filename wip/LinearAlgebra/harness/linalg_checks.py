@@ -90,6 +90,19 @@ def fro(t: torch.Tensor, dims: int = 2) -> torch.Tensor:
     return torch.linalg.vector_norm(w / big, dim=-1) * big.squeeze(-1)
 
 
+def det_sensitivity(a: torch.Tensor) -> torch.Tensor:
+    """cond2(A) * |det A| for each matrix of ``a``, in float64, computed as sigma_1 * (sigma_1 ... sigma_{n-1}):
+    the scale of a determinant's forward error under a normwise backward error. Unlike the product of
+    the two factors it is finite for a singular matrix (inf * 0 there: a GPU's SVD returns an exact
+    zero singular value where a CPU's returned 1e-17, and the bound became NaN)."""
+    s = torch.linalg.svdvals(wide(a))
+    if s.shape[-1] == 0:
+        return torch.ones(s.shape[:-1], dtype=torch.float64, device=s.device)
+    # in logarithms: the product of many singular values may leave float64's range before the end
+    logs = torch.log(s[..., :-1]).sum(-1) + torch.log(s[..., 0])
+    return torch.exp(logs)
+
+
 def cond2(a: torch.Tensor) -> torch.Tensor:
     """2-norm condition number of each matrix of ``a`` (batch shape), in float64; inf if singular."""
     s = torch.linalg.svdvals(wide(a))

@@ -213,12 +213,12 @@ def _bunch_kaufman(W, PIV, n, C: tl.constexpr, HERM: tl.constexpr, ALPHA: tl.con
                 for j0 in range(s0, i0 + BLOCK, BLOCK):
                     j = j0 + lanes
                     jm = (j < n) & (j < i0 + BLOCK)
-                    xr, xi = _ld(base, j.to(tl.int64) * n + k, jm, C)
+                    cr, ci = _ld(base, j.to(tl.int64) * n + k, jm, C)
                     yr, yi = _ld(base, j.to(tl.int64) * n + k + 1, jm & ((j * 0 + kstep) == 2), C)
-                    l1r = p11r * xr - p11i * xi + p12r * yr - p12i * yi
-                    l1i = p11r * xi + p11i * xr + p12r * yi + p12i * yr
-                    l2r = p21r * xr - p21i * xi + p22r * yr - p22i * yi
-                    l2i = p21r * xi + p21i * xr + p22r * yi + p22i * yr
+                    l1r = p11r * cr - p11i * ci + p12r * yr - p12i * yi
+                    l1i = p11r * ci + p11i * cr + p12r * yi + p12i * yr
+                    l2r = p21r * cr - p21i * ci + p22r * yr - p22i * yi
+                    l2i = p21r * ci + p21i * cr + p22r * yi + p22i * yr
                     if HERM:
                         l1i = -l1i
                         l2i = -l2i
@@ -237,14 +237,14 @@ def _bunch_kaufman(W, PIV, n, C: tl.constexpr, HERM: tl.constexpr, ALPHA: tl.con
             for j0 in range(s0, n, BLOCK):
                 j = j0 + lanes
                 jm = j < n
-                xr, xi = _ld(base, j.to(tl.int64) * n + k, jm, C)
+                cr, ci = _ld(base, j.to(tl.int64) * n + k, jm, C)
                 yr, yi = _ld(base, j.to(tl.int64) * n + k + 1, jm & ((j * 0 + kstep) == 2), C)
-                l1r = p11r * xr - p11i * xi + p12r * yr - p12i * yi
-                l1i = p11r * xi + p11i * xr + p12r * yi + p12i * yr
+                l1r = p11r * cr - p11i * ci + p12r * yr - p12i * yi
+                l1i = p11r * ci + p11i * cr + p12r * yi + p12i * yr
                 _st(base, j.to(tl.int64) * n + k, l1r, l1i, jm, C)
                 if kstep == 2:
-                    l2r = p21r * xr - p21i * xi + p22r * yr - p22i * yi
-                    l2i = p21r * xi + p21i * xr + p22r * yi + p22i * yr
+                    l2r = p21r * cr - p21i * ci + p22r * yr - p22i * yi
+                    l2i = p21r * ci + p21i * cr + p22r * yi + p22i * yr
                     _st(base, j.to(tl.int64) * n + k + 1, l2r, l2i, jm, C)
         if kstep == 1:
             tl.store(pbase + k, (kp + 1).to(tl.int32))

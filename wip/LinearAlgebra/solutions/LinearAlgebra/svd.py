@@ -346,7 +346,7 @@ def _bmm(A, B, C, M, N, K, s_ab, s_am, s_ak, s_bb, s_bk, s_bn, s_cb, s_cm, s_cn,
                     mask=(r < M)[:, None] & (kk < K)[None, :], other=0.0)
         bb = tl.load(B + b * s_bb + kk.to(tl.int64)[:, None] * s_bk + c.to(tl.int64)[None, :] * s_bn,
                      mask=(kk < K)[:, None] & (c < N)[None, :], other=0.0)
-        acc = tl.dot(a, bb, acc, input_precision="ieee")
+        acc = tl.dot(a, bb, acc, input_precision="ieee", out_dtype=acc.dtype)  # Triton 3.6 wants it named
     tl.store(C + b * s_cb + r.to(tl.int64)[:, None] * s_cm + c.to(tl.int64)[None, :] * s_cn,
              acc.to(C.dtype.element_ty), mask=(r < M)[:, None] & (c < N)[None, :])
 

@@ -41,8 +41,10 @@ def reference(A, b, hermitian=False, out=None):
     B = b.unsqueeze(-1) if vector else b
     batch = torch.broadcast_shapes(A.shape[:-2], B.shape[:-2])
     n, k = A.shape[-1], B.shape[-1]
-    LD, pivots = torch.linalg.ldl_factor(A.expand(*batch, n, n), hermitian=hermitian)
-    x = torch.linalg.ldl_solve(LD, pivots, B.expand(*batch, n, k), hermitian=hermitian)
+    # PyTorch's CUDA ldl_solve refuses complex input with hermitian=True: that case runs on the CPU
+    where = torch.device("cpu") if (A.is_cuda and A.is_complex() and hermitian) else A.device
+    LD, pivots = torch.linalg.ldl_factor(A.expand(*batch, n, n).to(where), hermitian=hermitian)
+    x = torch.linalg.ldl_solve(LD, pivots, B.expand(*batch, n, k).to(where), hermitian=hermitian).to(A.device)
     x = x.squeeze(-1) if vector else x
     if out is not None:
         out.copy_(x)
