@@ -143,8 +143,23 @@ def _eval(args: argparse.Namespace) -> int:
     if not jobs:
         print(f"kernelbenchx: {args.source}: no predictions found (.py files or .jsonl lines)", file=sys.stderr)
         return 1
-    code, _, _ = _run(jobs, config, args.quiet)
+    code, summary, _ = _run(jobs, config, args.quiet)
+    if summary is not None and not args.no_report:
+        _write_report([config.out_dir], config.out_dir)
     return code
+
+
+def _write_report(runs: list[Path], out: Path) -> bool:
+    """report.html and report.md of ``runs`` in ``out``; a failure to draw never fails the run."""
+    from harness.report.html import write_report
+    from harness.report.runs import NotARun, load_run
+    try:
+        paths = write_report([load_run(r) for r in runs], out)
+    except (NotARun, OSError, ValueError) as exc:
+        print(f"kernelbenchx report: {exc}", file=sys.stderr)
+        return False
+    print(f"report: {' and '.join(str(p) for p in paths)}", file=sys.stderr)
+    return True
 
 
 def _golden(args: argparse.Namespace) -> int:
@@ -195,12 +210,17 @@ def _load_metrics(out: Path):
 
 def _report(args: argparse.Namespace) -> int:
     from harness.report.markdown import markdown_report
+    from harness.report.runs import NotARun, load_run
 
     runs = [Path(r) for r in args.runs]
-    for run in runs:
-        if not (run / "metrics.json").exists() or not (run / "summary.json").exists():
-            print(f"kernelbenchx report: {run} holds no finished run (metrics.json and summary.json)", file=sys.stderr)
-            return 1
+    try:
+        for run in runs:
+            load_run(run)
+    except NotARun as exc:
+        print(f"kernelbenchx report: {exc}", file=sys.stderr)
+        return 1
+    if args.out:
+        return 0 if _write_report(runs, Path(args.out)) else 1
     print(markdown_report(runs), end="")
     return 0
 
@@ -251,6 +271,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--no-perf", action="store_true", help="skip the perf stage (call and exe only)")
     ev.add_argument("--compile", action="store_true", help="also time torch.compile of the reference (compile time excluded, reported)")
     ev.add_argument("--golden-dir", default=None, help="golden results to compare with (default: golden_results/<this GPU>)")
+    ev.add_argument("--no-report", action="store_true", help="do not write report.html and report.md into --out")
     ev.set_defaults(func=_eval)
 
     from harness.shipped import golden_results_dir
@@ -265,9 +286,12 @@ def build_parser() -> argparse.ArgumentParser:
     for p in (ev, gd):
         _common_run_options(p)
 
-    rp = sub.add_parser("report", help="the Markdown perf report of a run (a second run of the same suite "
-                                       "adds the repeatability table)")
-    rp.add_argument("runs", nargs="+", metavar="RUN", help="output directories of `eval` (one or two)")
+    rp = sub.add_parser("report", help="the report of one or more runs: with --out, a self-contained HTML page "
+                                       "(figures, sortable tables, what changed between runs) and its Markdown; "
+                                       "without, the Markdown on stdout")
+    rp.add_argument("runs", nargs="+", metavar="RUN", help="output directories of `eval` (the first is detailed per "
+                                                            "task; later ones are compared with it)")
+    rp.add_argument("--out", default=None, help="folder for report.html and report.md")
     rp.set_defaults(func=_report)
 
     sv = sub.add_parser("serve", help="a warm evaluator over HTTP on localhost: POST /evaluate {task_id, code} "

@@ -77,8 +77,11 @@ def test_eval_dir_skips_earlier_runs_and_hidden_folders(tmp_path):
     (hidden / "gelu.py").write_text("this is not a prediction")
     run_cli("eval", str(preds), "--out", str(preds / "run1"), "-q")       # an earlier run inside DIR
     assert (preds / "run1" / "journal.jsonl").exists()
-    run_cli("eval", str(preds), "--out", str(tmp_path / "run2"), "-q")
+    run_cli("eval", str(preds), "--out", str(tmp_path / "run2"), "-q", "--no-report")
     assert [m["source"] for m in load_metrics(tmp_path / "run2")] == [str(preds / "relu.py")]
+    # the report is written with every run, unless asked not to
+    assert (preds / "run1" / "report.html").is_file() and (preds / "run1" / "report.md").is_file()
+    assert not (tmp_path / "run2" / "report.html").exists()
     # a run's own folder given as DIR holds no predictions
     proc = run_cli("eval", str(preds / "run1"), "--out", str(tmp_path / "run3"), check=False)
     assert proc.returncode == 1 and "no predictions found" in proc.stderr, proc.stderr

@@ -57,13 +57,48 @@ def repeatability(first: dict[str, dict], second: dict[str, dict]) -> tuple[floa
     return (statistics.median(diffs) if diffs else None), lines
 
 
+def _category_table(paths: list[Path]) -> list[str]:
+    from harness.report.runs import category_rows, fmt, load_run
+    cols = ("category", "jobs", "call_rate", "exe_rate", "exe_core_rate", "perf_rate", "speedup_vs_eager",
+            "speedup_vs_compile", "roofline_pct")
+    lines = []
+    for path in paths:
+        lines += [f"### {path.name}", "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+        lines += ["| " + " | ".join(fmt(row[c]) for c in cols) + " |" for row in category_rows(load_run(path))] + [""]
+    return lines
+
+
+def _failure_table(paths: list[Path]) -> list[str]:
+    summaries = [json.loads((p / "summary.json").read_text()).get("failure_causes", {}) for p in paths]
+    causes = sorted({c for s in summaries for c in s})
+    lines = ["| first failure | " + " | ".join(p.name for p in paths) + " |", "|---|" + "---|" * len(paths)]
+    return lines + [f"| {c} | " + " | ".join(str(s.get(c, 0)) for s in summaries) + " |" for c in causes]
+
+
+def _transition_table(before: Path, after: Path) -> list[str]:
+    from collections import Counter
+
+    from harness.report.runs import fmt, load_run, transitions
+    rows = transitions(load_run(before), load_run(after))
+    counts = ", ".join(f"{change}: {n}" for change, n in sorted(Counter(r["change"] for r in rows).items()))
+    lines = [f"## {before.name} -> {after.name}", "", counts, "", "| job | change | before | after | speedup before | after |",
+             "|---|---|---|---|---|---|"]
+    return lines + [f"| {r['job']} | {r['change']} | {fmt(r['before'])} | {fmt(r['after'])} | {fmt(r['speedup_before'])} "
+                    f"| {fmt(r['speedup_after'])} |" for r in rows if r["change"] not in ("same", "still failing")] + [""]
+
+
 def markdown_report(runs: list[Path]) -> str:
-    """The report of ``runs[0]`` (summary, per task, per case) and, given a second run of the same
-    suite, how far each task's speedup moved between the two."""
+    """The report of ``runs[0]`` (summary, per category, failures, per task, per case); with more runs,
+    their summaries side by side, what changed per job from the first to each, and, for a second run
+    of the same suite, how far each task's speedup moved between the two."""
     first = _load(runs[0])
-    summary = json.loads((runs[0] / "summary.json").read_text())
-    lines = ["## Summary (first run)", ""]
-    lines += [f"- {k}: {summary.get(k)}" for k in SUMMARY_KEYS]
+    summaries = [json.loads((r / "summary.json").read_text()) for r in runs]
+    lines = ["## Summary", "", "| figure | " + " | ".join(r.name for r in runs) + " |", "|---|" + "---|" * len(runs)]
+    lines += [f"| {k} | " + " | ".join(str(s.get(k)) for s in summaries) + " |" for k in SUMMARY_KEYS]
+    lines += ["", "## Per category", ""] + _category_table(runs)
+    lines += ["## Not strictly correct, by what failed first", ""] + _failure_table(runs) + [""]
+    for later in runs[1:]:
+        lines += _transition_table(runs[0], later)
     lines += ["", "## Per task", ""] + task_table(first)
     lines += ["", "## Per case", ""] + case_table(first)
     if len(runs) > 1:

@@ -1,0 +1,88 @@
+"""`kernelbenchx report`: the HTML page and its Markdown, from runs written here by hand so that
+every transition and figure has a known right answer."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+from harness.report.runs import load_run, transitions
+
+ROOFLINE = {"copy_bytes_per_s": 4e12, "matmul_flops_per_s": {"float16": 7e14, "float32": 5e13}}
+
+
+def _job(task: str, ok: bool, speedup: float | None = None, spread: float = 0.01, detail: str = "") -> dict:
+    cases = [{"label": "core-1", "tier": "core", "config": 0, "status": "ok", "reason": "", "traits": []},
+             {"label": "edge-strided", "tier": "edge", "config": 0, "status": "ok" if ok else "wrong",
+              "reason": "" if ok else detail, "traits": [] if ok else ["non_contiguous"]}]
+    perf = {}
+    if speedup:
+        perf = {"speedup_vs_eager": speedup, "speedup_vs_compile": speedup / 2, "roofline_pct": 40.0,
+                "cases": [{"describe": "big", "runtime_ms": 1.0, "flops": 2e9, "bytes": 4e8,
+                           "candidate": {"median_ms": 1.0, "iqr_ms": spread}}]}
+    return {"task_id": task, "category": task.split("/")[0], "sample_id": 0, "verdict": "ok" if ok else "wrong",
+            "call": {"status": "ok", "detail": ""}, "exe": {"status": "ok" if ok else "wrong", "detail": detail},
+            "perf": {"status": "ok" if speedup else "skipped", "detail": ""}, "call_ok": True, "exe_ok": ok,
+            "exe_core_ok": True, "perf_ok": bool(speedup), "cases": cases,
+            "cases_passed": {"core": 1, "edge": 1 if ok else 0}, "cases_total": {"core": 1, "edge": 1},
+            "perf_metrics": perf}
+
+
+def _write_run(path: Path, jobs: list[dict]) -> Path:
+    path.mkdir(parents=True)
+    (path / "metrics.json").write_text(json.dumps(jobs))
+    failed = [j for j in jobs if not j["exe_ok"]]
+    summary = {"jobs": len(jobs), "mode": "gpu", "seed": 0, "exe_rate": 1 - len(failed) / len(jobs),
+               "failure_causes": {"non_contiguous": len(failed)} if failed else {}, "roofline": ROOFLINE,
+               "versions": {"torch": "x"}}
+    (path / "summary.json").write_text(json.dumps(summary))
+    return path
+
+
+XSS = "<script>alert('from a submission')</script>"
+
+
+@pytest.fixture
+def two_runs(tmp_path):
+    before = _write_run(tmp_path / "before", [
+        _job("Activation/a.py", False, detail=XSS), _job("Activation/b.py", True, 1.2),
+        _job("Loss/c.py", True, 1.0), _job("Loss/d.py", True, 1.0), _job("Loss/e.py", True, 1.0, spread=0.2)])
+    after = _write_run(tmp_path / "after", [
+        _job("Activation/a.py", True, 1.1), _job("Activation/b.py", False, detail="max abs err 3"),
+        _job("Loss/c.py", True, 1.5), _job("Loss/d.py", True, 1.01), _job("Loss/e.py", True, 1.3, spread=0.2),
+        _job("Loss/f.py", True, 2.0)])
+    return before, after
+
+
+def test_transitions_between_two_runs(two_runs):
+    rows = {r["job"]: r["change"] for r in transitions(load_run(two_runs[0]), load_run(two_runs[1]))}
+    assert rows == {"Activation/a.py#0": "fixed", "Activation/b.py#0": "broken", "Loss/c.py#0": "faster",
+                    "Loss/d.py#0": "same",    # 1% moved: under the 2% floor
+                    "Loss/e.py#0": "same",    # 30% moved, but its cases' IQR is 20% of the median: noise bound 40%
+                    "Loss/f.py#0": "new"}
+
+
+def test_report_command_writes_a_self_contained_page(two_runs, tmp_path):
+    out = tmp_path / "report"
+    run_cli("report", str(two_runs[0]), str(two_runs[1]), "--out", str(out))
+    page = (out / "report.html").read_text()
+    # nothing fetched from the network to view it
+    assert not re.search(r"<(script|link|img)[^>]+(src|href)=", page)
+    # text from submissions is escaped, never markup
+    assert XSS not in page and "&lt;script&gt;alert(" in page
+    for task in ("Activation/a.py", "Loss/f.py"):
+        assert task in page
+    assert "fixed: 1" in page and "broken: 1" in page and "faster: 1" in page
+    pytest.importorskip("matplotlib")
+    assert page.count("<svg") >= 5  # fast_p, two speedup histograms, roofline, categories, failures
+    md = (out / "report.md").read_text()
+    assert "| Activation/a.py#0 | fixed |" in md and "| non_contiguous | 1 | 1 |" in md
+
+
+def test_report_of_a_folder_without_a_run_says_what_is_missing(tmp_path):
+    proc = run_cli("report", str(tmp_path), "--out", str(tmp_path / "r"), check=False)
+    assert proc.returncode == 1 and "metrics.json and summary.json missing" in proc.stderr, proc.stderr
