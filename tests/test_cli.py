@@ -81,6 +81,7 @@ def test_eval_dir_skips_earlier_runs_and_hidden_folders(tmp_path):
     assert [m["source"] for m in load_metrics(tmp_path / "run2")] == [str(preds / "relu.py")]
     # the report is written with every run, unless asked not to
     assert (preds / "run1" / "report.html").is_file() and (preds / "run1" / "report.md").is_file()
+    assert "Activation/relu.py#0" in (preds / "run1" / "report.html").read_text()
     assert not (tmp_path / "run2" / "report.html").exists()
     # a run's own folder given as DIR holds no predictions
     proc = run_cli("eval", str(preds / "run1"), "--out", str(tmp_path / "run3"), check=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,30 @@ def _write_run(path: Path, jobs: list[dict]) -> Path:
 
 
 XSS = "<script>alert('from a submission')</script>"
+VOID = {"meta", "br", "img", "input", "hr", "link"}
+
+
+class _Balance(HTMLParser):
+    """Every element that is opened is closed, in order (the page parses as one tree)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        assert self.stack and self.stack[-1] == tag, f"</{tag}> closes <{self.stack[-1] if self.stack else None}>"
+        self.stack.pop()
+
+
+def _parses(page: str) -> None:
+    parser = _Balance()
+    parser.feed(page)
+    parser.close()
+    assert parser.stack == [], parser.stack
 
 
 @pytest.fixture
@@ -70,6 +95,7 @@ def test_report_command_writes_a_self_contained_page(two_runs, tmp_path):
     out = tmp_path / "report"
     run_cli("report", str(two_runs[0]), str(two_runs[1]), "--out", str(out))
     page = (out / "report.html").read_text()
+    _parses(page)
     # nothing fetched from the network to view it
     assert not re.search(r"<(script|link|img)[^>]+(src|href)=", page)
     # text from submissions is escaped, never markup

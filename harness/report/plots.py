@@ -67,9 +67,12 @@ def roofline_scatter(run: Run, roofline: dict[str, Any] | None) -> str | None:
     if roofline:
         import numpy as np
         xs = np.geomspace(min(p["intensity"] for p in points) / 2, max(p["intensity"] for p in points) * 2, 100)
+        from harness.perf.roofline import roofline_ms
         bandwidth = roofline["copy_bytes_per_s"]
-        for dtype, peak in sorted(roofline.get("matmul_flops_per_s", {}).items()):
-            ax.plot(xs, np.minimum(xs * bandwidth, peak) / 1e12, linewidth=0.8, label=f"{dtype} peak")
+        for dtype in sorted(roofline.get("matmul_flops_per_s", {})):
+            # the compute ceiling the perf stage applies to this dtype (int8, float32: see roofline_ms)
+            peak = 1e15 / (roofline_ms(1e15, 0.0, dtype, roofline) * 1e-3)
+            ax.plot(xs, np.minimum(xs * bandwidth, peak) / 1e12, linewidth=0.8, label=f"{dtype} ceiling")
         ax.legend(fontsize="small")
     ax.set_xscale("log")
     ax.set_yscale("log")

@@ -180,7 +180,8 @@ def overview(run: Run) -> dict[str, Any]:
             "geomean_speedup_vs_eager", "geomean_speedup_vs_compile", "geomean_roofline_pct",
             "fast_1", "fast_1.5", "fast_2", "wall_s")
     out = {k: run.summary.get(k) for k in keys}
-    out["versions"] = run.summary.get("versions")
+    versions = run.summary.get("versions") or {}
+    out["versions"] = ", ".join(f"{k} {v}" for k, v in versions.items()) or "versions not recorded"
     return out
 
 
