@@ -100,8 +100,10 @@ def test_report_command_writes_a_self_contained_page(two_runs, tmp_path):
     assert not re.search(r"<(script|link|img)[^>]+(src|href)=", page)
     # text from submissions is escaped, never markup
     assert XSS not in page and "&lt;script&gt;alert(" in page
-    for task in ("Activation/a.py", "Loss/f.py"):
-        assert task in page
+    # every job of the first run has its row; the job only the second run has is listed as new
+    for task in ("Activation/a.py", "Activation/b.py", "Loss/c.py", "Loss/d.py", "Loss/e.py"):
+        assert f'<tr id="{task}#0"' in page, task
+    assert "<td>Loss/f.py#0</td><td>new</td>" in page
     assert "fixed: 1" in page and "broken: 1" in page and "faster: 1" in page
     pytest.importorskip("matplotlib")
     assert page.count("<svg") >= 5  # fast_p, two speedup histograms, roofline, categories, failures
