@@ -41,11 +41,13 @@ def pass_at_k(n: int, c: int, k: int) -> float:
 def evaluate_code(predictions: Sequence[str | Sequence[str]], references: Sequence[str], *,
                   seed: int = 0, out_dir: str | Path | None = None, timeout: float | None = None,
                   mode: str | None = None, workers: int | None = None, perf: bool = True,
-                  compile_baseline: bool = False) -> tuple[dict, list[list[JobResult]]]:
+                  compile_baseline: bool = False, backend: str = "local",
+                  address: str | None = None) -> tuple[dict, list[list[JobResult]]]:
     """Evaluate ``predictions[i]`` (one code string or several samples) for task ``references[i]``.
 
     Returns the run summary and, per reference, the results of its samples in order. ``perf``
-    times correct kernels on a GPU (ignored without one); ``compile_baseline`` adds torch.compile.
+    times correct kernels on a GPU (ignored without one); ``compile_baseline`` adds torch.compile;
+    ``backend="ray"`` schedules the jobs on the Ray cluster at ``address`` (None: a local one).
     """
     if len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predictions but {len(references)} references")
@@ -59,12 +61,18 @@ def evaluate_code(predictions: Sequence[str | Sequence[str]], references: Sequen
     limits = StageLimits.with_timeout(timeout)
     with tempfile.TemporaryDirectory(prefix="kbx-run-") as tmp:
         config = RunConfig(out_dir=Path(out_dir) if out_dir else Path(tmp), seed=seed, mode=mode,
-                           workers=workers, limits=limits, perf=perf, compile_baseline=compile_baseline)
-        evaluator = _Runner(config)
-        summary = evaluator.run(jobs)
+                           workers=workers, limits=limits, perf=perf, compile_baseline=compile_baseline,
+                           backend=backend, ray_address=address)
+        if backend == "ray":
+            from harness.run.ray_backend import run_on_ray
+            summary, by_key = run_on_ray(jobs, config, address)
+        else:
+            evaluator = _Runner(config)
+            summary = evaluator.run(jobs)
+            by_key = evaluator.results
     results: list[list[JobResult]] = [[] for _ in references]
     for owner, job in zip(owners, jobs):
-        results[owner].append(evaluator.results[job.key])
+        results[owner].append(by_key[job.key])
     return summary, results
 
 

@@ -72,7 +72,8 @@ def _config(args: argparse.Namespace, **overrides) -> RunConfig:
     settings = dict(out_dir=Path(args.out), seed=args.seed, resume=args.resume, gpus=args.gpus,
                     workers=_workers(args), limits=limits, keep_job_dirs=args.keep_job_dirs,
                     mode=INTERPRETER if args.interpret else None, perf=not args.no_perf,
-                    compile_baseline=args.compile, shards=args.shards)
+                    compile_baseline=args.compile, shards=args.shards,
+                    backend=getattr(args, "backend", "local"), ray_address=getattr(args, "address", None))
     return RunConfig(**(settings | overrides))
 
 
@@ -111,6 +112,8 @@ def _run(jobs: list, config: RunConfig, quiet: bool):
     from harness.run.runner import Evaluator
     from harness.verdicts import HARNESS_ERROR
 
+    if config.backend == "ray":
+        return _run_on_ray(jobs, config, quiet)
     try:
         evaluator = Evaluator(config)
     except RuntimeError as exc:
@@ -129,6 +132,28 @@ def _run(jobs: list, config: RunConfig, quiet: bool):
         progress.close()
     print(format_table(summary, _load_metrics(config.out_dir)))
     return (1 if summary["verdicts"].get(HARNESS_ERROR) else 0), summary, evaluator
+
+
+def _run_on_ray(jobs: list, config: RunConfig, quiet: bool):
+    """``_run`` with the jobs scheduled on a Ray cluster; the evaluator slot of the result is None
+    (golden results are written from local runs only)."""
+    from harness.report.table import format_table
+    from harness.run.journal import JournalError
+    from harness.run.ray_backend import RayUnavailable, run_on_ray
+    from harness.verdicts import HARNESS_ERROR
+
+    print(f"evaluating {len(jobs)} job(s) on Ray ({config.ray_address or 'a local Ray instance'}), seed "
+          f"{config.seed}, results in {config.out_dir}", file=sys.stderr)
+    progress = Progress(len(jobs), quiet)
+    try:
+        summary, _ = run_on_ray(jobs, config, config.ray_address, on_result=progress.update)
+    except (RayUnavailable, JournalError) as exc:
+        print(f"kernelbenchx: {exc}", file=sys.stderr)
+        return 1, None, None
+    finally:
+        progress.close()
+    print(format_table(summary, _load_metrics(config.out_dir)))
+    return (1 if summary["verdicts"].get(HARNESS_ERROR) else 0), summary, None
 
 
 def _eval(args: argparse.Namespace) -> int:
@@ -272,6 +297,10 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--compile", action="store_true", help="also time torch.compile of the reference (compile time excluded, reported)")
     ev.add_argument("--golden-dir", default=None, help="golden results to compare with (default: golden_results/<this GPU>)")
     ev.add_argument("--no-report", action="store_true", help="do not write report.html and report.md into --out")
+    ev.add_argument("--backend", choices=("local", "ray"), default="local",
+                    help="where jobs run: this machine (default) or a Ray cluster (pip install 'kernelbenchx[ray]')")
+    ev.add_argument("--address", default=None, help="with --backend ray: the cluster ('auto', 'ray://host:port'); "
+                                                    "default: start a local Ray instance")
     ev.set_defaults(func=_eval)
 
     from harness.shipped import golden_results_dir

@@ -61,6 +61,8 @@ class RunConfig:
     remeasure_roofline: bool = False   # measure the GPU's ceilings even if cached
     shards: int | None = None          # worker processes per job (None: by expected cost and free cores, GPU only)
     shard_target_s: float = 10.0       # automatic sharding aims at about this many seconds per process
+    backend: str = "local"             # "local" | "ray" (run/ray_backend.py)
+    ray_address: str | None = None     # with backend "ray": "auto", "ray://host:port", None = a local Ray
 
     def resolved_mode(self) -> str:
         if self.mode:

@@ -1,0 +1,149 @@
+"""Jobs scheduled on a Ray cluster (``--backend ray``): Ray is the scheduler, not the sandbox.
+
+Each Ray actor holds one local :class:`~harness.run.runner.Evaluator` with one worker slot (a GPU
+of its own, ``num_gpus=1``, in GPU mode; one CPU in interpreter mode) and evaluates one job at a time
+exactly as a local run does: the job's own sandboxed worker processes, time limits, references and
+judging, on the actor's node. The driver keeps the one journal (so ``--resume`` works across a driver
+restart) and records each job once: a job whose actor dies (the process killed, the node lost) is
+given to a new actor and evaluated again from the start, at most ``MAX_ATTEMPTS`` times, and only
+the attempt that returns is recorded. Golden results are looked up on each node for its GPU model.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from harness.config import GPU, INTERPRETER, RunConfig
+from harness.run.journal import Journal
+from harness.run.runner import versions
+from harness.run.submissions import Job
+from harness.verdicts import HARNESS_ERROR, SKIPPED, JobResult, StageResult
+
+MAX_ATTEMPTS = 3  # evaluations of one job whose actors died before it is recorded as a harness error
+
+
+class RayUnavailable(RuntimeError):
+    """Ray is not installed or the cluster cannot be reached."""
+
+
+def _ray():
+    try:
+        import ray
+    except ImportError as exc:
+        raise RayUnavailable("--backend ray needs Ray: pip install 'kernelbenchx[ray]'") from exc
+    return ray
+
+
+def connect(address: str | None, workers: int | None) -> Any:
+    """Join the cluster at ``address`` ("auto", "ray://host:port"), or start a local one (None)."""
+    ray = _ray()
+    if not ray.is_initialized():
+        try:
+            if address:
+                ray.init(address=address, log_to_driver=False)
+            else:
+                ray.init(num_cpus=workers, log_to_driver=False)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise RayUnavailable(f"cannot reach the Ray cluster at {address}: {exc}") from exc
+    return ray
+
+
+class JobRunner:
+    """The actor: a warm local evaluator with one slot ("0": Ray's CUDA_VISIBLE_DEVICES gives the
+    actor its GPU as device 0)."""
+
+    def __init__(self, config: RunConfig, mode: str) -> None:
+        from harness.run.runner import Evaluator
+        self.config = RunConfig(out_dir=config.out_dir, seed=config.seed, mode=mode, gpus=[0] if mode == GPU else None,
+                                workers=1, limits=config.limits, memory_limit=config.memory_limit, perf=config.perf,
+                                compile_baseline=config.compile_baseline, golden_dir=config.golden_dir, shards=1)
+        self.evaluator = Evaluator(self.config)
+        self.evaluator.open()
+        self.slot = "0" if mode == GPU else None
+
+    def evaluate(self, job: Job) -> dict:
+        import os
+        result = self.evaluator.evaluate_recorded(job, self.slot)
+        data = result.to_json()
+        data.setdefault("info", {})["ray"] = {"node": os.uname().nodename, "pid": os.getpid()}
+        return data
+
+    def context(self) -> dict:
+        """What the actor runs with: the roofline and golden results of its node's GPU."""
+        ev = self.evaluator
+        return {"roofline": ev.roofline, "golden": str(ev.golden.path) if ev.golden else None,
+                "perf": ev.perf_note()}
+
+
+def cluster_mode(ray: Any, config: RunConfig) -> str:
+    """GPU mode when the cluster has GPUs (unless the interpreter was asked for)."""
+    if config.mode:
+        return config.mode
+    return GPU if ray.cluster_resources().get("GPU", 0) >= 1 else INTERPRETER
+
+
+def run_on_ray(jobs: list[Job], config: RunConfig, address: str | None = None,
+               on_result: Callable[[JobResult], None] | None = None) -> tuple[dict, dict[str, JobResult]]:
+    """Evaluate ``jobs`` on the cluster; returns (summary, results by job key), as a local run's."""
+    from harness.report.summary import write_reports
+    ray = connect(address, config.workers)
+    mode = cluster_mode(ray, config)
+    resources = ray.cluster_resources()
+    n_actors = config.workers or max(1, int(resources.get("GPU", 0) if mode == GPU else resources.get("CPU", 1)))
+    options = {"num_gpus": 1, "num_cpus": 1} if mode == GPU else {"num_cpus": 1}
+    actor_class = ray.remote(**options)(JobRunner)
+    started = time.monotonic()
+
+    def new_actor():
+        return actor_class.options(max_restarts=0).remote(config, mode)
+
+    actors = [new_actor() for _ in range(n_actors)]
+    context = ray.get(actors[0].context.remote())
+    header = {"seed": config.seed, "mode": mode, "versions": versions(), "started": time.strftime("%Y-%m-%dT%H:%M:%S"),
+              "perf": context["perf"], "compile_baseline": config.compile_baseline and mode == GPU,
+              "roofline": context["roofline"], "golden": context["golden"], "backend": f"ray ({n_actors} actors)"}
+    journal = Journal(config.out_dir, header, config.resume)
+    todo = [j for j in jobs if j.key not in journal.done]
+    attempts: dict[str, int] = {}
+    running: dict[Any, tuple[Job, Any]] = {}
+    idle = list(actors)
+
+    def record(result: JobResult) -> None:
+        journal.append(result)
+        if on_result:
+            on_result(result)
+
+    while todo or running:
+        while todo and idle:
+            job, actor = todo.pop(0), idle.pop()
+            attempts[job.key] = attempts.get(job.key, 0) + 1
+            running[actor.evaluate.remote(job)] = (job, actor)
+        done, _ = ray.wait(list(running), num_returns=1)
+        for ref in done:
+            job, actor = running.pop(ref)
+            try:
+                result = JobResult.from_json(ray.get(ref))
+                result.info.setdefault("ray", {})["attempt"] = attempts[job.key]
+                record(result)
+                idle.append(actor)
+            except ray.exceptions.RayError as exc:  # the actor or its node died during the job
+                ray.kill(actor, no_restart=True)
+                idle.append(new_actor())
+                if attempts[job.key] < MAX_ATTEMPTS:
+                    todo.insert(0, job)
+                else:
+                    record(_lost(job, mode, exc))
+    for actor in idle:  # every live actor is idle once nothing runs
+        ray.kill(actor, no_restart=True)
+    results = {j.key: journal.done[j.key] for j in jobs if j.key in journal.done}
+    summary = write_reports(config.out_dir, list(results.values()), header | {"wall_s": round(time.monotonic() - started, 1)})
+    return summary, results
+
+
+def _lost(job: Job, mode: str, exc: BaseException) -> JobResult:
+    detail = f"the Ray actor evaluating this job died {MAX_ATTEMPTS} times (last: {type(exc).__name__}: {str(exc)[:300]})"
+    return JobResult(key=job.key, task_id=job.task_id, category=(job.task_id or "").split("/")[0] or None,
+                     sample_id=job.sample_id, source=job.source, code_sha=job.code_sha,
+                     call=StageResult(HARNESS_ERROR, detail), exe=StageResult(SKIPPED, "harness error"),
+                     perf=StageResult(SKIPPED, "harness error"), mode=mode)
