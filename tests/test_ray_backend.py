@@ -101,3 +101,16 @@ def test_python_api_runs_on_ray(monkeypatch):
         ray.shutdown()
     assert [r[0].correct for r in results] == [True, False]
     assert results[0][0].info["ray"]["attempt"] == 1 and summary["jobs"] == 2
+
+
+def test_speedups_are_grouped_per_gpu_model():
+    from harness.run.ray_backend import per_gpu_model
+    from harness.verdicts import JobResult, StageResult
+
+    def job(model: str, speedup: float) -> JobResult:
+        return JobResult(key=f"{model}{speedup}", task_id="Activation/relu.py", category="Activation", sample_id=0,
+                         source="s", code_sha="0", call=StageResult("ok"), exe=StageResult("ok"), perf=StageResult("ok"),
+                         mode="gpu", info={"ray": {"gpu": model}}, perf_metrics={"speedup_vs_eager": speedup})
+    groups = per_gpu_model([job("NVIDIA H200", 2.0), job("NVIDIA H200", 8.0), job("NVIDIA A100", 1.5)])
+    assert groups == {"NVIDIA A100": {"jobs": 1, "geomean_speedup_vs_eager": pytest.approx(1.5)},
+                      "NVIDIA H200": {"jobs": 2, "geomean_speedup_vs_eager": pytest.approx(4.0)}}

@@ -15,6 +15,7 @@ import time
 from typing import Any, Callable
 
 from harness.config import GPU, INTERPRETER, RunConfig
+from harness.files import write_json_atomic
 from harness.run.journal import Journal
 from harness.run.runner import versions
 from harness.run.submissions import Job
@@ -61,12 +62,16 @@ class JobRunner:
         self.evaluator = Evaluator(self.config)
         self.evaluator.open()
         self.slot = "0" if mode == GPU else None
+        self.gpu = None
+        if mode == GPU:
+            import torch
+            self.gpu = torch.cuda.get_device_name(0)
 
     def evaluate(self, job: Job) -> dict:
         import os
         result = self.evaluator.evaluate_recorded(job, self.slot)
         data = result.to_json()
-        data.setdefault("info", {})["ray"] = {"node": os.uname().nodename, "pid": os.getpid()}
+        data.setdefault("info", {})["ray"] = {"node": os.uname().nodename, "pid": os.getpid(), "gpu": self.gpu}
         return data
 
     def context(self) -> dict:
@@ -138,7 +143,24 @@ def run_on_ray(jobs: list[Job], config: RunConfig, address: str | None = None,
         ray.kill(actor, no_restart=True)
     results = {j.key: journal.done[j.key] for j in jobs if j.key in journal.done}
     summary = write_reports(config.out_dir, list(results.values()), header | {"wall_s": round(time.monotonic() - started, 1)})
+    by_model = per_gpu_model(list(results.values()))
+    if len(by_model) > 1:  # speedups against eager on different GPUs are not one population: say so
+        summary["per_gpu_model"] = by_model
+        summary["note"] = f"jobs ran on {len(by_model)} GPU models: compare speedups within a model (per_gpu_model)"
+        write_json_atomic(config.out_dir / "summary.json", summary)
     return summary, results
+
+
+def per_gpu_model(results: list[JobResult]) -> dict[str, dict]:
+    """Jobs and geometric-mean speedup vs eager per GPU model the jobs ran on (GPU mode)."""
+    from harness.perf.metrics import geomean
+    groups: dict[str, list[JobResult]] = {}
+    for r in results:
+        model = (r.info.get("ray") or {}).get("gpu")
+        if model:
+            groups.setdefault(model, []).append(r)
+    return {model: {"jobs": len(rs), "geomean_speedup_vs_eager": geomean(r.perf_metrics.get("speedup_vs_eager") for r in rs)}
+            for model, rs in sorted(groups.items())}
 
 
 def _lost(job: Job, mode: str, exc: BaseException) -> JobResult:
