@@ -86,7 +86,7 @@ def metric_dict(summary: dict, results: list[list[JobResult]], references: Seque
     out: dict = {"call_rate": summary["call_rate"], "exe_rate": summary["exe_rate"],
                  "exe_core_rate": summary["exe_core_rate"], "case_pass_rate": summary["case_pass_rate"],
                  "failure_causes": summary["failure_causes"], "mode": summary["mode"],
-                 "seed": summary["seed"], "perf": summary["perf"]}
+                 "seed": summary["seed"], "perf": summary["perf"], "workers": summary.get("workers")}
     out.update({k: summary.get(k) for k in PERF_KEYS + QUALITY_KEYS})
     n_samples = [len(r) for r in results]
     wanted = DEFAULT_K if k is None and max(n_samples, default=1) > 1 else (k or ())

@@ -46,7 +46,7 @@ Returns:
     pass@k: unbiased pass@k for each requested k (default 1, 5, 10 with several samples per
         reference) that every reference has at least k samples for;
     exe_rate/<Category>, exe_core_rate/<Category>, call_rate/<Category>: the same per category;
-    mode, seed, perf: how the verdicts were made;
+    mode, seed, perf, workers: how the verdicts were made (workers: processes run at once);
     perf_rate, avg_speedup (geometric mean vs eager PyTorch, same run), fast_0/1/1.5/2 (share of all
         samples correct and more than p times faster than eager), fast_<p>_core (the same over
         core-correct samples; perf is timed for every sample whose core cases pass),

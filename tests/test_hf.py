@@ -57,7 +57,8 @@ METRIC = """
         out = metric.compute(predictions=[r["solution"] for r in rows], references=[r["task_id"] for r in rows],
                              k=[1], num_workers=2)
         print(json.dumps({"exe_rate": out["exe_rate"], "n": len(rows), "mi": out["mean_maintainability_index"],
-                          "pass@1": out["pass@1"], "cases": [len(s["cases"]) for rs in out["results"] for s in rs],
+                          "pass@1": out["pass@1"], "workers": out["workers"],
+                          "cases": [len(s["cases"]) for rs in out["results"] for s in rs],
                           "quality": [s["quality"] for rs in out["results"] for s in rs]}))
     except ValueError as exc:
         print(json.dumps({"refused": str(exc)}))
@@ -71,7 +72,7 @@ def test_metric_refuses_without_opt_in(tmp_path):
 
 def test_metric_scores_bundled_solutions_as_correct(tmp_path):
     out = _run_elsewhere(tmp_path, METRIC)
-    assert out["n"] == 6 and out["exe_rate"] == 1.0 and out["pass@1"] == 1.0
+    assert out["n"] == 6 and out["exe_rate"] == 1.0 and out["pass@1"] == 1.0 and out["workers"] == 2
     assert all(n >= 2 for n in out["cases"])  # the case-level detail of every sample
     assert 0 < out["mi"] <= 100 and len(out["quality"]) == 6 and all(q["sloc"] > 0 for q in out["quality"])
 

@@ -125,6 +125,7 @@ def summarize(results: Iterable[JobResult], header: dict[str, Any]) -> dict[str,
         "versions": header.get("versions", {}),
         "started": header.get("started"),
         "wall_s": header.get("wall_s"),
+        "workers": header.get("workers"),  # concurrent worker slots (local) or actors (ray)
         "per_category": {c: {**_rates(rs), **_perf(rs), **_quality(rs)} for c, rs in sorted(by_category.items())},
     }
     return summary

@@ -107,7 +107,7 @@ def run_on_ray(jobs: list[Job], config: RunConfig, address: str | None = None,
     context = ray.get(actors[0].context.remote())
     header = {"seed": config.seed, "mode": mode, "versions": versions(), "started": time.strftime("%Y-%m-%dT%H:%M:%S"),
               "perf": context["perf"], "compile_baseline": config.compile_baseline and mode == GPU,
-              "roofline": context["roofline"], "golden": context["golden"], "backend": f"ray ({n_actors} actors)"}
+              "roofline": context["roofline"], "golden": context["golden"], "backend": "ray", "workers": n_actors}
     journal = Journal(config.out_dir, header, config.resume)
     todo = [j for j in jobs if j.key not in journal.done]
     attempts: dict[str, int] = {}

@@ -204,7 +204,8 @@ class Evaluator:
             header = {"seed": self.config.seed, "mode": self.mode, "versions": versions(),
                       "started": time.strftime("%Y-%m-%dT%H:%M:%S"), "perf": self.perf_note(),
                       "compile_baseline": self.config.compile_baseline and self.perf_enabled,
-                      "roofline": self.roofline, "golden": str(self.golden.path) if self.golden else None}
+                      "roofline": self.roofline, "golden": str(self.golden.path) if self.golden else None,
+                      "workers": len(self.slots())}
             journal = Journal(self.config.out_dir, header, self.config.resume)
             pending: "queue.Queue[Job]" = queue.Queue()
             # Longest first (where this GPU's per-task times are known), so the run does not end
