@@ -65,7 +65,8 @@ def variants_run(tmp_path_factory):
     preds = write_jsonl(tmp / "variants.jsonl",
                         [{"file": task_id, "predict": code, "sample_id": i} for i, (task_id, _, code) in enumerate(rows)])
     out = tmp / "out"
-    run_cli("eval", str(preds), "--out", str(out), "-q", "--timeout", "120", "--no-perf")
+    # about 700 jobs in the interpreter: allow an hour on a slow two-core machine (each job's own limit is 120 s)
+    run_cli("eval", str(preds), "--out", str(out), "-q", "--timeout", "120", "--no-perf", timeout=3600)
     by_sample = {(m["task_id"], m["sample_id"]): m for m in load_metrics(out)}
     return [(task_id, label, by_sample[(task_id, i)]) for i, (task_id, label, _) in enumerate(rows)]
 
