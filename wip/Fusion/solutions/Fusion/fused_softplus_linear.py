@@ -1,0 +1,84 @@
+import math
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _softplus_linear_kernel(x_ptr, w_ptr, b_ptr, y_ptr, M, N, K, beta, threshold,
+                       sxm, sxk, swn, swk, sb,
+                       HAS_BIAS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                       BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+    # Y = softplus(X @ W^T + b): one output tile per program; the product is accumulated in float32
+    # and the bias and activation are applied to the accumulator before the single store.
+    pid = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    # Grouped ordering: GROUP_M row tiles sweep the column tiles together (W tiles reused from L2).
+    width = GROUP_M * num_pid_n
+    first_m = (pid // width) * GROUP_M
+    group_m = tl.minimum(num_pid_m - first_m, GROUP_M)
+    pid_m = first_m + (pid % width) % group_m
+    pid_n = (pid % width) // group_m
+
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    m_mask = offs_m < M
+    n_mask = offs_n < N
+    # W^T tile (BLOCK_K, BLOCK_N) read straight from W (N, K) through its strides
+    x_ptrs = x_ptr + offs_m[:, None].to(tl.int64) * sxm + offs_k[None, :].to(tl.int64) * sxk
+    w_ptrs = w_ptr + offs_k[:, None].to(tl.int64) * swk + offs_n[None, :].to(tl.int64) * swn
+
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        k_mask = offs_k < K - k0
+        a = tl.load(x_ptrs, mask=m_mask[:, None] & k_mask[None, :], other=0.0)
+        b = tl.load(w_ptrs, mask=k_mask[:, None] & n_mask[None, :], other=0.0)
+        # "ieee": true float32 products (TF32 would round the inputs to a 10-bit mantissa)
+        acc = tl.dot(a, b, acc, input_precision="ieee", out_dtype=tl.float32)
+        x_ptrs += BLOCK_K * sxk
+        w_ptrs += BLOCK_K * swk
+    if HAS_BIAS:
+        bias = tl.load(b_ptr + offs_n.to(tl.int64) * sb, mask=n_mask, other=0.0).to(tl.float32)
+        acc += bias[None, :]
+    # softplus(t) / beta with t = beta * z, as max(t, 0) + log1p(exp(-|t|)): exp never overflows,
+    # and log1p keeps the tiny results of very negative t (log(1 + e) would round them to 0).
+    # log1p(e) = log(w) * e / (w - 1) with w = 1 + e is accurate to a few ulps (w - 1 is exact).
+    t = acc * beta
+    e = tl.exp(-tl.abs(t))
+    w = 1.0 + e
+    log1p_e = tl.where(w == 1.0, e, tl.log(w) * (e / (w - 1.0)))
+    soft = (tl.maximum(t, 0.0) + log1p_e) / beta
+    y = tl.where(t > threshold, acc, soft)
+    y_ptrs = y_ptr + offs_m[:, None].to(tl.int64) * N + offs_n[None, :]
+    tl.store(y_ptrs, y.to(y_ptr.dtype.element_ty), mask=m_mask[:, None] & n_mask[None, :])
+
+
+def fused_softplus_linear(input, weight, bias=None, beta=1, threshold=20):
+    K = input.shape[-1]
+    N = weight.shape[0]
+    if weight.dim() != 2 or weight.shape[1] != K:
+        raise RuntimeError(f"fused_softplus_linear: weight {tuple(weight.shape)} does not match "
+                           f"input {tuple(input.shape)}")
+    lead = tuple(input.shape[:-1])
+    x = input if input.dim() == 2 else input.reshape(math.prod(input.shape[:-1]), K)  # a view where the layout allows
+    M = x.shape[0]
+    y = torch.empty(lead + (N,), dtype=input.dtype, device=input.device)
+    if M == 0 or N == 0:
+        return y
+    if M >= 128 and N >= 128:
+        BLOCK_M, BLOCK_N, BLOCK_K, warps, stages = 128, 128, 32, 8, 3
+    else:
+        BLOCK_M = max(16, min(64, triton.next_power_of_2(M)))
+        BLOCK_N = max(16, min(64, triton.next_power_of_2(N)))
+        BLOCK_K, warps, stages = 32, 4, 3
+    b = bias if bias is not None else weight  # placeholder pointer, never read without HAS_BIAS
+    grid = (triton.cdiv(M, BLOCK_M) * triton.cdiv(N, BLOCK_N),)
+    _softplus_linear_kernel[grid](x, weight, b, y, M, N, K, float(beta), float(threshold),
+                             x.stride(0), x.stride(1), weight.stride(0), weight.stride(1),
+                             bias.stride(0) if bias is not None else 0,
+                             HAS_BIAS=bias is not None, BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N,
+                             BLOCK_K=BLOCK_K, GROUP_M=8, num_warps=warps, num_stages=stages)
+    return y
