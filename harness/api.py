@@ -143,16 +143,23 @@ class Evaluator:
 
     def __init__(self, *, seed: int = 0, mode: str | None = None, workers: int | None = None,
                  timeout: float | None = None, perf: bool = True, compile_baseline: bool = False,
-                 max_pending: int = 256, shards: int | None = None) -> None:
+                 max_pending: int = 256, shards: int | None = None, backend: str = "local",
+                 address: str | None = None) -> None:
         """``timeout``: seconds for call and exe each (default 300; per submission in
         :meth:`submit`); ``workers``: concurrent worker processes (per GPU, or interpreter
-        workers); ``shards``: processes per submission (default on a GPU: as many as idle worker
-        slots allow for its expected compile time, so one submission alone is answered sooner)."""
+        workers; with ``backend="ray"``, Ray actors); ``shards``: processes per submission (default
+        on a GPU: as many as idle worker slots allow for its expected compile time, so one
+        submission alone is answered sooner); ``backend="ray"``: submissions run on the Ray
+        cluster at ``address`` (None: a local one), one per actor at a time."""
         self._scratch = tempfile.TemporaryDirectory(prefix="kbx-warm-")
         config = RunConfig(out_dir=Path(self._scratch.name), seed=seed, mode=mode, workers=workers,
                            limits=StageLimits.with_timeout(timeout), perf=perf, compile_baseline=compile_baseline,
-                           shards=shards, shard_target_s=WARM_SHARD_TARGET_S)
-        self._runner = _Runner(config)
+                           shards=shards, shard_target_s=WARM_SHARD_TARGET_S, backend=backend, ray_address=address)
+        if backend == "ray":
+            from harness.run.ray_backend import RayActors
+            self._runner = RayActors(config, address)
+        else:
+            self._runner = _Runner(config)
         self.mode = self._runner.mode
         self.seed = seed
         self._pool = JobPool(self._runner, max_pending=max_pending)

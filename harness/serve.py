@@ -144,11 +144,13 @@ class _Handler(BaseHTTPRequestHandler):
 
 def serve(host: str = "127.0.0.1", port: int = 8765, *, allow_remote: bool = False, seed: int = 0,
           mode: str | None = None, workers: int | None = None, timeout: float = 300.0, perf: bool = True,
-          compile_baseline: bool = False, max_pending: int = 64) -> int:
-    """Run the server until SIGINT or SIGTERM; returns the exit code."""
+          compile_baseline: bool = False, max_pending: int = 64, backend: str = "local",
+          address: str | None = None) -> int:
+    """Run the server until SIGINT or SIGTERM; returns the exit code. ``backend="ray"``: the
+    submissions run on the Ray cluster at ``address``."""
     check_bind(host, allow_remote)
     evaluator = Evaluator(seed=seed, mode=mode, workers=workers, timeout=timeout, perf=perf,
-                          compile_baseline=compile_baseline, max_pending=max_pending)
+                          compile_baseline=compile_baseline, max_pending=max_pending, backend=backend, address=address)
     try:
         server = EvaluationServer((host, port), evaluator, max_timeout=timeout)
     except OSError:

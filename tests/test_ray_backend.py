@@ -114,3 +114,20 @@ def test_speedups_are_grouped_per_gpu_model():
     groups = per_gpu_model([job("NVIDIA H200", 2.0), job("NVIDIA H200", 8.0), job("NVIDIA A100", 1.5)])
     assert groups == {"NVIDIA A100": {"jobs": 1, "geomean_speedup_vs_eager": pytest.approx(1.5)},
                       "NVIDIA H200": {"jobs": 2, "geomean_speedup_vs_eager": pytest.approx(4.0)}}
+
+
+def test_warm_evaluator_on_ray(monkeypatch):
+    import ray
+
+    from harness.api import Evaluator
+    for key, value in ENV.items():
+        monkeypatch.setenv(key, value)
+    relu = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
+    try:
+        with Evaluator(backend="ray", workers=2, perf=False) as ev:
+            assert ev.load()["slots"] == 2
+            records = ev.evaluate([("Activation/relu.py", relu), ("Activation/relu.py", "def relu(x): return x")])
+    finally:
+        ray.shutdown()
+    assert [r["verdict"] == "ok" for r in records] == [True, False]
+    assert all(r["info"]["ray"]["attempt"] == 1 for r in records)

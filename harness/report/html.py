@@ -3,12 +3,14 @@ table sorter and the SVG figures are inline). Text from submissions (error messa
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import jinja2
 
 from harness.report import plots
-from harness.report.runs import Run, category_rows, fmt, overview, task_rows, transitions
+from harness.report.markdown import markdown_report
+from harness.report.runs import NOISE_FLOOR, Run, category_rows, fmt, overview, task_rows, transitions
 
 _TEMPLATE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>KernelBench-X report: {{ runs[0].name }}</title>
@@ -103,9 +105,6 @@ def _figures(runs: list[Run]) -> list[tuple[str, str]]:
 def html_report(runs: list[Run]) -> str:
     """The HTML page for ``runs`` (the first is the one detailed per task; later ones are compared
     with it)."""
-    from collections import Counter
-
-    from harness.report.runs import NOISE_FLOOR
     comparisons = []
     for later in runs[1:]:
         rows = transitions(runs[0], later)
@@ -122,7 +121,6 @@ def html_report(runs: list[Run]) -> str:
 
 def write_report(runs: list[Run], out: Path) -> list[Path]:
     """``report.html`` and ``report.md`` in ``out``; returns their paths."""
-    from harness.report.markdown import markdown_report
     out.mkdir(parents=True, exist_ok=True)
     html, md = out / "report.html", out / "report.md"
     html.write_text(html_report(runs), encoding="utf-8")

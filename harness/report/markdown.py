@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import json
 import statistics
+from collections import Counter
 from pathlib import Path
+
+from harness.report.runs import category_rows, fmt, load_run, transitions
 
 SUMMARY_KEYS = ("jobs", "exe_rate", "perf_rate", "geomean_speedup_vs_eager", "geomean_speedup_vs_compile",
                 "geomean_roofline_pct", "fast_0", "fast_1", "fast_1.5", "fast_2", "slower_than_eager", "wall_s")
@@ -58,7 +61,6 @@ def repeatability(first: dict[str, dict], second: dict[str, dict]) -> tuple[floa
 
 
 def _category_table(paths: list[Path]) -> list[str]:
-    from harness.report.runs import category_rows, fmt, load_run
     cols = ("category", "jobs", "call_rate", "exe_rate", "exe_core_rate", "perf_rate", "speedup_vs_eager",
             "speedup_vs_compile", "roofline_pct")
     lines = []
@@ -76,9 +78,6 @@ def _failure_table(paths: list[Path]) -> list[str]:
 
 
 def _transition_table(before: Path, after: Path) -> list[str]:
-    from collections import Counter
-
-    from harness.report.runs import fmt, load_run, transitions
     rows = transitions(load_run(before), load_run(after))
     counts = ", ".join(f"{change}: {n}" for change, n in sorted(Counter(r["change"] for r in rows).items()))
     lines = [f"## {before.name} -> {after.name}", "", counts, "", "| job | change | before | after | speedup before | after |",

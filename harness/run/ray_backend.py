@@ -11,6 +11,8 @@ the attempt that returns is recorded. Golden results are looked up on each node 
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
 from typing import Any, Callable
 
@@ -67,9 +69,9 @@ class JobRunner:
             import torch
             self.gpu = torch.cuda.get_device_name(0)
 
-    def evaluate(self, job: Job) -> dict:
+    def evaluate(self, job: Job, limits=None) -> dict:
         import os
-        result = self.evaluator.evaluate_recorded(job, self.slot)
+        result = self.evaluator.evaluate_recorded(job, self.slot, limits)
         data = result.to_json()
         data.setdefault("info", {})["ray"] = {"node": os.uname().nodename, "pid": os.getpid(), "gpu": self.gpu}
         return data
@@ -88,59 +90,88 @@ def cluster_mode(ray: Any, config: RunConfig) -> str:
     return GPU if ray.cluster_resources().get("GPU", 0) >= 1 else INTERPRETER
 
 
+class RayActors:
+    """The actors of one run or warm evaluator, shaped like a local evaluator for
+    :class:`~harness.run.pool.JobPool`: one slot per actor, :meth:`evaluate_recorded` blocks for
+    that actor's result (re-running the job on a new actor if this one dies)."""
+
+    def __init__(self, config: RunConfig, address: str | None = None) -> None:
+        self.ray = connect(address, config.workers)
+        self.config = config
+        self.mode = cluster_mode(self.ray, config)
+        resources = self.ray.cluster_resources()
+        n = config.workers or max(1, int(resources.get("GPU", 0) if self.mode == GPU else resources.get("CPU", 1)))
+        options = {"num_gpus": 1, "num_cpus": 1} if self.mode == GPU else {"num_cpus": 1}
+        self._class = self.ray.remote(**options)(JobRunner)
+        self.actors = [self._new() for _ in range(n)]
+        self.context = self.ray.get(self.actors[0].context.remote())
+
+    def _new(self):
+        return self._class.options(max_restarts=0).remote(self.config, self.mode)
+
+    def open(self) -> None:
+        """Nothing to do: the actors opened their evaluators when they started."""
+
+    def slots(self) -> list[int]:
+        return list(range(len(self.actors)))
+
+    def evaluate_recorded(self, job: Job, slot: int, limits=None) -> JobResult:
+        """``job`` on the actor of ``slot``; a job whose actor dies goes to a new actor for that
+        slot, at most ``MAX_ATTEMPTS`` times, then is a ``harness_error``."""
+        error: BaseException | None = None
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            try:
+                result = JobResult.from_json(self.ray.get(self.actors[slot].evaluate.remote(job, limits)))
+            except self.ray.exceptions.RayError as exc:  # the actor or its node died during the job
+                error = exc
+                self.ray.kill(self.actors[slot], no_restart=True)
+                self.actors[slot] = self._new()
+                continue
+            result.info.setdefault("ray", {})["attempt"] = attempt
+            return result
+        return _lost(job, self.mode, error)
+
+    def close(self) -> None:
+        for actor in self.actors:
+            self.ray.kill(actor, no_restart=True)
+
+
 def run_on_ray(jobs: list[Job], config: RunConfig, address: str | None = None,
                on_result: Callable[[JobResult], None] | None = None) -> tuple[dict, dict[str, JobResult]]:
     """Evaluate ``jobs`` on the cluster; returns (summary, results by job key), as a local run's."""
     from harness.report.summary import write_reports
-    ray = connect(address, config.workers)
-    mode = cluster_mode(ray, config)
-    resources = ray.cluster_resources()
-    n_actors = config.workers or max(1, int(resources.get("GPU", 0) if mode == GPU else resources.get("CPU", 1)))
-    options = {"num_gpus": 1, "num_cpus": 1} if mode == GPU else {"num_cpus": 1}
-    actor_class = ray.remote(**options)(JobRunner)
+    actors = RayActors(config, address)
     started = time.monotonic()
-
-    def new_actor():
-        return actor_class.options(max_restarts=0).remote(config, mode)
-
-    actors = [new_actor() for _ in range(n_actors)]
-    context = ray.get(actors[0].context.remote())
-    header = {"seed": config.seed, "mode": mode, "versions": versions(), "started": time.strftime("%Y-%m-%dT%H:%M:%S"),
-              "perf": context["perf"], "compile_baseline": config.compile_baseline and mode == GPU,
-              "roofline": context["roofline"], "golden": context["golden"], "backend": "ray", "workers": n_actors}
+    context = actors.context
+    header = {"seed": config.seed, "mode": actors.mode, "versions": versions(),
+              "started": time.strftime("%Y-%m-%dT%H:%M:%S"), "perf": context["perf"],
+              "compile_baseline": config.compile_baseline and actors.mode == GPU, "roofline": context["roofline"],
+              "golden": context["golden"], "backend": "ray", "workers": len(actors.slots())}
     journal = Journal(config.out_dir, header, config.resume)
-    todo = [j for j in jobs if j.key not in journal.done]
-    attempts: dict[str, int] = {}
-    running: dict[Any, tuple[Job, Any]] = {}
-    idle = list(actors)
+    pending: "queue.Queue[Job]" = queue.Queue()
+    for job in jobs:
+        if job.key not in journal.done:
+            pending.put(job)
 
-    def record(result: JobResult) -> None:
-        journal.append(result)
-        if on_result:
-            on_result(result)
-
-    while todo or running:
-        while todo and idle:
-            job, actor = todo.pop(0), idle.pop()
-            attempts[job.key] = attempts.get(job.key, 0) + 1
-            running[actor.evaluate.remote(job)] = (job, actor)
-        done, _ = ray.wait(list(running), num_returns=1)
-        for ref in done:
-            job, actor = running.pop(ref)
+    def slot_loop(slot: int) -> None:  # one thread per actor, as the local run has one per worker slot
+        while True:
             try:
-                result = JobResult.from_json(ray.get(ref))
-                result.info.setdefault("ray", {})["attempt"] = attempts[job.key]
-                record(result)
-                idle.append(actor)
-            except ray.exceptions.RayError as exc:  # the actor or its node died during the job
-                ray.kill(actor, no_restart=True)
-                idle.append(new_actor())
-                if attempts[job.key] < MAX_ATTEMPTS:
-                    todo.insert(0, job)
-                else:
-                    record(_lost(job, mode, exc))
-    for actor in idle:  # every live actor is idle once nothing runs
-        ray.kill(actor, no_restart=True)
+                job = pending.get_nowait()
+            except queue.Empty:
+                return
+            result = actors.evaluate_recorded(job, slot)
+            journal.append(result)
+            if on_result:
+                on_result(result)
+
+    threads = [threading.Thread(target=slot_loop, args=(slot,), daemon=True) for slot in actors.slots()]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        actors.close()
     results = {j.key: journal.done[j.key] for j in jobs if j.key in journal.done}
     summary = write_reports(config.out_dir, list(results.values()), header | {"wall_s": round(time.monotonic() - started, 1)})
     by_model = per_gpu_model(list(results.values()))
