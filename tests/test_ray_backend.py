@@ -131,3 +131,28 @@ def test_warm_evaluator_on_ray(monkeypatch):
         ray.shutdown()
     assert [r["verdict"] == "ok" for r in records] == [True, False]
     assert all(r["info"]["ray"]["attempt"] == 1 for r in records)
+
+
+def test_an_interrupted_ray_run_resumes_without_redoing_finished_jobs(tmp_path):
+    suite = _suite(tmp_path, "Reduce")
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "harness.cli", "eval", str(suite), "--out", str(out), "-q", "--no-report",
+           "--backend", "ray", "--workers", "1"]
+    env = {**os.environ, **ENV, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    journal = out / "journal.jsonl"
+    try:
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline and not (journal.exists() and len(journal.read_text().splitlines()) >= 3):
+            time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)  # the driver stopped (Ctrl-C) with jobs left to do
+        proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    done_before = [json.loads(line)["key"] for line in journal.read_text().splitlines()[1:]]
+    assert 2 <= len(done_before) < 6, done_before
+    run_cli("eval", str(suite), "--out", str(out), "-q", "--no-report", "--backend", "ray", "--workers", "1",
+            "--resume", env=ENV)
+    keys = [json.loads(line)["key"] for line in journal.read_text().splitlines() if json.loads(line).get("kind") != "header"]
+    assert len(keys) == 6 and len(set(keys)) == 6 and keys[:len(done_before)] == done_before
+    assert all(m["verdict"] == "ok" for m in load_metrics(out))
