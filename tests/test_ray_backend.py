@@ -134,6 +134,7 @@ def test_warm_evaluator_on_ray(monkeypatch):
 
 
 def test_an_interrupted_ray_run_resumes_without_redoing_finished_jobs(tmp_path):
+    ray_before = _ray_processes()
     suite = _suite(tmp_path, "Reduce")
     out = tmp_path / "out"
     cmd = [sys.executable, "-m", "harness.cli", "eval", str(suite), "--out", str(out), "-q", "--no-report",
@@ -156,3 +157,32 @@ def test_an_interrupted_ray_run_resumes_without_redoing_finished_jobs(tmp_path):
     keys = [json.loads(line)["key"] for line in journal.read_text().splitlines() if json.loads(line).get("kind") != "header"]
     assert len(keys) == 6 and len(set(keys)) == 6 and keys[:len(done_before)] == done_before
     assert all(m["verdict"] == "ok" for m in load_metrics(out))
+    _assert_no_ray_process_outlives(ray_before)  # the interrupted driver's local Ray included
+
+
+def _ray_processes() -> set[int]:
+    found = set()
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                cmdline = (proc / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if cmdline.startswith(b"ray::") or b"/ray/core/src/ray/" in cmdline or b"ray/_private" in cmdline:
+                found.add(int(proc.name))
+    return found
+
+
+def test_a_finished_or_interrupted_run_leaves_no_ray_process(tmp_path):
+    before = _ray_processes()
+    suite = _suite(tmp_path, "Random")
+    run_cli("eval", str(suite), "--out", str(tmp_path / "out"), "-q", "--no-report", "--backend", "ray",
+            "--workers", "1", env=ENV)
+    _assert_no_ray_process_outlives(before)
+
+
+def _assert_no_ray_process_outlives(before: set[int]) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and _ray_processes() - before:
+        time.sleep(0.5)
+    assert not _ray_processes() - before, "Ray processes outlived the run"

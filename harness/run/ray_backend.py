@@ -96,6 +96,7 @@ class RayActors:
     that actor's result (re-running the job on a new actor if this one dies)."""
 
     def __init__(self, config: RunConfig, address: str | None = None) -> None:
+        self._started_ray = not _ray().is_initialized()  # then close() shuts down what this started
         self.ray = connect(address, config.workers)
         self.config = config
         self.mode = cluster_mode(self.ray, config)
@@ -132,8 +133,12 @@ class RayActors:
         return _lost(job, self.mode, error)
 
     def close(self) -> None:
+        """Stop the actors, and the Ray instance if this object started it (a local one: its
+        processes would otherwise outlive an interrupted run)."""
         for actor in self.actors:
             self.ray.kill(actor, no_restart=True)
+        if self._started_ray:
+            self.ray.shutdown()
 
 
 def run_on_ray(jobs: list[Job], config: RunConfig, address: str | None = None,
