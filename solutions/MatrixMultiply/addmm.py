@@ -10,36 +10,36 @@ def _addmm_kernel(a_ptr, b_ptr, c_ptr, y_ptr, M, N, K, alpha, beta,
                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
     # Y = alpha * (A @ B) + beta * C, C given by (possibly zero) broadcast strides.
     pid = tl.program_id(0)
-    num_pid_m = tl.cdiv(M, BLOCK_M)
-    num_pid_n = tl.cdiv(N, BLOCK_N)
+    tiles_m = tl.cdiv(M, BLOCK_M)
+    tiles_n = tl.cdiv(N, BLOCK_N)
     # Grouped ordering: GROUP_M row tiles sweep the column tiles together (B tiles reused from L2).
-    width = GROUP_M * num_pid_n
+    width = GROUP_M * tiles_n
     first_m = (pid // width) * GROUP_M
-    group_m = tl.minimum(num_pid_m - first_m, GROUP_M)
-    pid_m = first_m + (pid % width) % group_m
-    pid_n = (pid % width) // group_m
+    group_m = tl.minimum(tiles_m - first_m, GROUP_M)
+    tile_m = first_m + (pid % width) % group_m
+    tile_n = (pid % width) // group_m
 
-    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    m_mask = offs_m < M
-    n_mask = offs_n < N
+    row_ids = tile_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    col_ids = tile_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    m_mask = row_ids < M
+    n_mask = col_ids < N
     mn_mask = m_mask[:, None] & n_mask[None, :]
-    rows = offs_m[:, None].to(tl.int64)
-    cols = offs_n[None, :].to(tl.int64)
+    rows = row_ids[:, None].to(tl.int64)
+    cols = col_ids[None, :].to(tl.int64)
 
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)
     if USE_PRODUCT:  # alpha == 0: like torch, the product is not formed (NaN in A/B cannot leak)
-        offs_k = tl.arange(0, BLOCK_K)
-        a_ptrs = a_ptr + rows * sam + offs_k[None, :].to(tl.int64) * sak
-        b_ptrs = b_ptr + offs_k[:, None].to(tl.int64) * sbk + cols * sbn
+        k_ids = tl.arange(0, BLOCK_K)
+        a_at = a_ptr + rows * sam + k_ids[None, :].to(tl.int64) * sak
+        b_at = b_ptr + k_ids[:, None].to(tl.int64) * sbk + cols * sbn
         for k0 in range(0, K, BLOCK_K):
-            k_mask = offs_k < K - k0
-            a = tl.load(a_ptrs, mask=m_mask[:, None] & k_mask[None, :], other=0.0)
-            b = tl.load(b_ptrs, mask=k_mask[:, None] & n_mask[None, :], other=0.0)
+            k_mask = k_ids < K - k0
+            a = tl.load(a_at, mask=m_mask[:, None] & k_mask[None, :], other=0.0)
+            b = tl.load(b_at, mask=k_mask[:, None] & n_mask[None, :], other=0.0)
             # "ieee": true float32 products (TF32 would round the inputs to a 10-bit mantissa)
             acc = tl.dot(a, b, acc, input_precision="ieee")
-            a_ptrs += BLOCK_K * sak
-            b_ptrs += BLOCK_K * sbk
+            a_at += BLOCK_K * sak
+            b_at += BLOCK_K * sbk
         acc = acc * alpha
     if USE_INPUT:  # beta == 0: input is never read, so NaN/inf in it are ignored
         c = tl.load(c_ptr + rows * scm + cols * scn, mask=mn_mask, other=0.0)

@@ -13,18 +13,18 @@ def _bmm_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
     # C[z] = A[z] @ B[z] for every batch index z = (z0, z1, z2) of the broadcast batch shape; a
     # broadcast batch dimension has stride 0 in its operand. C is contiguous (batch..., M, N).
     pid = tl.program_id(0)
-    num_pid_m = tl.cdiv(M, BLOCK_M)
-    num_pid_n = tl.cdiv(N, BLOCK_N)
-    tiles = num_pid_m * num_pid_n
+    tiles_m = tl.cdiv(M, BLOCK_M)
+    tiles_n = tl.cdiv(N, BLOCK_N)
+    tiles = tiles_m * tiles_n
     z = pid // tiles
     t = pid % tiles
     # Grouped ordering: GROUP_M row tiles sweep the column tiles together, so the B tiles they share
     # stay in L2.
-    width = GROUP_M * num_pid_n
+    width = GROUP_M * tiles_n
     first_m = (t // width) * GROUP_M
-    group_m = tl.minimum(num_pid_m - first_m, GROUP_M)
-    pid_m = first_m + (t % width) % group_m
-    pid_n = (t % width) // group_m
+    group_m = tl.minimum(tiles_m - first_m, GROUP_M)
+    tile_m = first_m + (t % width) % group_m
+    tile_n = (t % width) // group_m
 
     z2 = z % B2
     z1 = (z // B2) % B1
@@ -32,25 +32,25 @@ def _bmm_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
     a_base = a_ptr + z0.to(tl.int64) * sa0 + z1.to(tl.int64) * sa1 + z2.to(tl.int64) * sa2
     b_base = b_ptr + z0.to(tl.int64) * sb0 + z1.to(tl.int64) * sb1 + z2.to(tl.int64) * sb2
 
-    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    offs_k = tl.arange(0, BLOCK_K)
-    m_mask = offs_m < M
-    n_mask = offs_n < N
-    a_ptrs = a_base + offs_m[:, None].to(tl.int64) * sam + offs_k[None, :].to(tl.int64) * sak
-    b_ptrs = b_base + offs_k[:, None].to(tl.int64) * sbk + offs_n[None, :].to(tl.int64) * sbn
+    row_ids = tile_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    col_ids = tile_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    k_ids = tl.arange(0, BLOCK_K)
+    m_mask = row_ids < M
+    n_mask = col_ids < N
+    a_at = a_base + row_ids[:, None].to(tl.int64) * sam + k_ids[None, :].to(tl.int64) * sak
+    b_at = b_base + k_ids[:, None].to(tl.int64) * sbk + col_ids[None, :].to(tl.int64) * sbn
 
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)
     for k0 in range(0, K, BLOCK_K):
-        k_mask = offs_k < K - k0
-        a = tl.load(a_ptrs, mask=m_mask[:, None] & k_mask[None, :], other=0.0)
-        b = tl.load(b_ptrs, mask=k_mask[:, None] & n_mask[None, :], other=0.0)
+        k_mask = k_ids < K - k0
+        a = tl.load(a_at, mask=m_mask[:, None] & k_mask[None, :], other=0.0)
+        b = tl.load(b_at, mask=k_mask[:, None] & n_mask[None, :], other=0.0)
         # "ieee": true float32 products (TF32 would round the inputs to a 10-bit mantissa)
         acc = tl.dot(a, b, acc, input_precision="ieee")
-        a_ptrs += BLOCK_K * sak
-        b_ptrs += BLOCK_K * sbk
+        a_at += BLOCK_K * sak
+        b_at += BLOCK_K * sbk
 
-    c_ptrs = c_ptr + z.to(tl.int64) * M * N + offs_m[:, None].to(tl.int64) * N + offs_n[None, :]
+    c_ptrs = c_ptr + z.to(tl.int64) * M * N + row_ids[:, None].to(tl.int64) * N + col_ids[None, :]
     tl.store(c_ptrs, acc, mask=m_mask[:, None] & n_mask[None, :])
 
 
@@ -63,7 +63,7 @@ def _gemv_kernel(m_ptr, v_ptr, y_ptr, R, K, smr, smk, sv,
     r_mask = rows < R
     cols = tl.arange(0, BLOCK_K)
     row_ptrs = m_ptr + rows[:, None].to(tl.int64) * smr
-    acc = tl.zeros((BLOCK_R, BLOCK_K), dtype=tl.float32)
+    acc = tl.zeros([BLOCK_R, BLOCK_K], tl.float32)
     for k0 in range(0, K, BLOCK_K):
         k = k0 + cols
         k_mask = k < K

@@ -11,38 +11,38 @@ def _matmul_bf16_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
     # C[z] = A[z] @ B[z] (batch stride 0 for a shared 2-D operand); bfloat16 tensor-core products,
     # float32 accumulator, one rounding to bfloat16 at the store. C is contiguous (batch, M, N).
     pid = tl.program_id(0)
-    num_pid_m = tl.cdiv(M, BLOCK_M)
-    num_pid_n = tl.cdiv(N, BLOCK_N)
-    tiles = num_pid_m * num_pid_n
+    tiles_m = tl.cdiv(M, BLOCK_M)
+    tiles_n = tl.cdiv(N, BLOCK_N)
+    tiles = tiles_m * tiles_n
     z = pid // tiles
     t = pid % tiles
     # Grouped ordering: GROUP_M row tiles sweep the column tiles together (B tiles reused from L2).
-    width = GROUP_M * num_pid_n
+    width = GROUP_M * tiles_n
     first_m = (t // width) * GROUP_M
-    group_m = tl.minimum(num_pid_m - first_m, GROUP_M)
-    pid_m = first_m + (t % width) % group_m
-    pid_n = (t % width) // group_m
+    group_m = tl.minimum(tiles_m - first_m, GROUP_M)
+    tile_m = first_m + (t % width) % group_m
+    tile_n = (t % width) // group_m
 
-    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    offs_k = tl.arange(0, BLOCK_K)
-    m_mask = offs_m < M
-    n_mask = offs_n < N
-    a_ptrs = (a_ptr + z.to(tl.int64) * sab + offs_m[:, None].to(tl.int64) * sam
-              + offs_k[None, :].to(tl.int64) * sak)
-    b_ptrs = (b_ptr + z.to(tl.int64) * sbb + offs_k[:, None].to(tl.int64) * sbk
-              + offs_n[None, :].to(tl.int64) * sbn)
+    row_ids = tile_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    col_ids = tile_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    k_ids = tl.arange(0, BLOCK_K)
+    m_mask = row_ids < M
+    n_mask = col_ids < N
+    a_at = (a_ptr + z.to(tl.int64) * sab + row_ids[:, None].to(tl.int64) * sam
+              + k_ids[None, :].to(tl.int64) * sak)
+    b_at = (b_ptr + z.to(tl.int64) * sbb + k_ids[:, None].to(tl.int64) * sbk
+              + col_ids[None, :].to(tl.int64) * sbn)
 
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)
     for k0 in range(0, K, BLOCK_K):
-        k_mask = offs_k < K - k0
-        a = tl.load(a_ptrs, mask=m_mask[:, None] & k_mask[None, :], other=0.0)
-        b = tl.load(b_ptrs, mask=k_mask[:, None] & n_mask[None, :], other=0.0)
+        k_mask = k_ids < K - k0
+        a = tl.load(a_at, mask=m_mask[:, None] & k_mask[None, :], other=0.0)
+        b = tl.load(b_at, mask=k_mask[:, None] & n_mask[None, :], other=0.0)
         acc = tl.dot(a, b, acc)  # bf16 x bf16 -> fp32 accumulator on the tensor cores
-        a_ptrs += BLOCK_K * sak
-        b_ptrs += BLOCK_K * sbk
+        a_at += BLOCK_K * sak
+        b_at += BLOCK_K * sbk
 
-    c_ptrs = c_ptr + z.to(tl.int64) * M * N + offs_m[:, None].to(tl.int64) * N + offs_n[None, :]
+    c_ptrs = c_ptr + z.to(tl.int64) * M * N + row_ids[:, None].to(tl.int64) * N + col_ids[None, :]
     tl.store(c_ptrs, acc.to(tl.bfloat16), mask=m_mask[:, None] & n_mask[None, :])
 
 

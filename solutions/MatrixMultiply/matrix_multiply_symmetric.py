@@ -10,32 +10,32 @@ def _gemm_axpby_kernel(a_ptr, b_ptr, c_ptr, d_ptr, M, N, K, alpha, beta,
                        GROUP_M: tl.constexpr):
     # D = alpha * (A @ B) + beta * C, D contiguous (M, N).
     pid = tl.program_id(0)
-    num_pid_m = tl.cdiv(M, BLOCK_M)
-    num_pid_n = tl.cdiv(N, BLOCK_N)
+    tiles_m = tl.cdiv(M, BLOCK_M)
+    tiles_n = tl.cdiv(N, BLOCK_N)
     # Grouped ordering: GROUP_M row tiles sweep the column tiles together (B tiles reused from L2).
-    width = GROUP_M * num_pid_n
+    width = GROUP_M * tiles_n
     first_m = (pid // width) * GROUP_M
-    group_m = tl.minimum(num_pid_m - first_m, GROUP_M)
-    pid_m = first_m + (pid % width) % group_m
-    pid_n = (pid % width) // group_m
+    group_m = tl.minimum(tiles_m - first_m, GROUP_M)
+    tile_m = first_m + (pid % width) % group_m
+    tile_n = (pid % width) // group_m
 
-    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    offs_k = tl.arange(0, BLOCK_K)
-    m_mask = offs_m < M
-    n_mask = offs_n < N
-    rows = offs_m[:, None].to(tl.int64)
-    cols = offs_n[None, :].to(tl.int64)
-    a_ptrs = a_ptr + rows * sam + offs_k[None, :].to(tl.int64) * sak
-    b_ptrs = b_ptr + offs_k[:, None].to(tl.int64) * sbk + cols * sbn
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    row_ids = tile_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    col_ids = tile_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    k_ids = tl.arange(0, BLOCK_K)
+    m_mask = row_ids < M
+    n_mask = col_ids < N
+    rows = row_ids[:, None].to(tl.int64)
+    cols = col_ids[None, :].to(tl.int64)
+    a_at = a_ptr + rows * sam + k_ids[None, :].to(tl.int64) * sak
+    b_at = b_ptr + k_ids[:, None].to(tl.int64) * sbk + cols * sbn
+    acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)
     for k0 in range(0, K, BLOCK_K):
-        k_mask = offs_k < K - k0
-        a = tl.load(a_ptrs, mask=m_mask[:, None] & k_mask[None, :], other=0.0)
-        b = tl.load(b_ptrs, mask=k_mask[:, None] & n_mask[None, :], other=0.0)
+        k_mask = k_ids < K - k0
+        a = tl.load(a_at, mask=m_mask[:, None] & k_mask[None, :], other=0.0)
+        b = tl.load(b_at, mask=k_mask[:, None] & n_mask[None, :], other=0.0)
         acc = tl.dot(a, b, acc, input_precision="ieee")  # true float32 products, no TF32
-        a_ptrs += BLOCK_K * sak
-        b_ptrs += BLOCK_K * sbk
+        a_at += BLOCK_K * sak
+        b_at += BLOCK_K * sbk
     mask = m_mask[:, None] & n_mask[None, :]
     c = tl.load(c_ptr + rows * scm + cols * scn, mask=mask, other=0.0)
     tl.store(d_ptr + rows * N + cols, alpha * acc + beta * c, mask=mask)
@@ -51,14 +51,14 @@ def _syrk_axpby_kernel(d_ptr, e_ptr, N, alpha, beta, BLOCK: tl.constexpr, BLOCK_
     if pid_j >= pid_i:  # tile pairs below the diagonal are written by their mirror
         offs_i = pid_i * BLOCK + tl.arange(0, BLOCK)
         offs_j = pid_j * BLOCK + tl.arange(0, BLOCK)
-        offs_k = tl.arange(0, BLOCK_K)
+        k_ids = tl.arange(0, BLOCK_K)
         i_mask = offs_i < N
         j_mask = offs_j < N
         rows_i = offs_i.to(tl.int64) * N
         rows_j = offs_j.to(tl.int64) * N
         acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float32)
         for k0 in range(0, N, BLOCK_K):
-            k = k0 + offs_k
+            k = k0 + k_ids
             k_mask = k < N
             x = tl.load(d_ptr + rows_i[:, None] + k[None, :], mask=i_mask[:, None] & k_mask[None, :], other=0.0)
             yt = tl.load(d_ptr + rows_j[None, :] + k[:, None], mask=k_mask[:, None] & j_mask[None, :], other=0.0)

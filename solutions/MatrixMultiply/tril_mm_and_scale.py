@@ -11,33 +11,33 @@ def _tril_mm_kernel(a_ptr, b_ptr, c_ptr, M, N, alpha, beta, sam, sak, sbk, sbn,
     # only columns k <= max(I) of A: the K loop stops at the end of the row block, skipping the
     # all-zero tiles above the diagonal, and elements above the diagonal are never loaded.
     pid = tl.program_id(0)
-    num_pid_m = tl.cdiv(M, BLOCK_M)
-    num_pid_n = tl.cdiv(N, BLOCK_N)
+    tiles_m = tl.cdiv(M, BLOCK_M)
+    tiles_n = tl.cdiv(N, BLOCK_N)
     # Grouped ordering: GROUP_M row tiles sweep the column tiles together (B tiles reused from L2).
-    width = GROUP_M * num_pid_n
+    width = GROUP_M * tiles_n
     first_m = (pid // width) * GROUP_M
-    group_m = tl.minimum(num_pid_m - first_m, GROUP_M)
-    pid_m = first_m + (pid % width) % group_m
-    pid_n = (pid % width) // group_m
+    group_m = tl.minimum(tiles_m - first_m, GROUP_M)
+    tile_m = first_m + (pid % width) % group_m
+    tile_n = (pid % width) // group_m
 
-    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    offs_k = tl.arange(0, BLOCK_K)
-    m_mask = offs_m < M
-    n_mask = offs_n < N
-    a_rows = a_ptr + offs_m[:, None].to(tl.int64) * sam
-    b_cols = b_ptr + offs_n[None, :].to(tl.int64) * sbn
-    k_end = tl.minimum((pid_m + 1) * BLOCK_M, M)
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    row_ids = tile_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    col_ids = tile_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    k_ids = tl.arange(0, BLOCK_K)
+    m_mask = row_ids < M
+    n_mask = col_ids < N
+    a_rows = a_ptr + row_ids[:, None].to(tl.int64) * sam
+    b_cols = b_ptr + col_ids[None, :].to(tl.int64) * sbn
+    k_end = tl.minimum((tile_m + 1) * BLOCK_M, M)
+    acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)
     for k0 in range(0, k_end, BLOCK_K):
-        k = k0 + offs_k
+        k = k0 + k_ids
         k_mask = k < k_end
-        lower = (k[None, :] <= offs_m[:, None]) & m_mask[:, None] & k_mask[None, :]
+        lower = (k[None, :] <= row_ids[:, None]) & m_mask[:, None] & k_mask[None, :]
         a = tl.load(a_rows + k[None, :].to(tl.int64) * sak, mask=lower, other=0.0)
         b = tl.load(b_cols + k[:, None].to(tl.int64) * sbk, mask=k_mask[:, None] & n_mask[None, :], other=0.0)
         acc = tl.dot(a, b, acc, input_precision="ieee")  # true float32 products, no TF32
     c = (acc * alpha) * beta
-    c_ptrs = c_ptr + offs_m[:, None].to(tl.int64) * N + offs_n[None, :]
+    c_ptrs = c_ptr + row_ids[:, None].to(tl.int64) * N + col_ids[None, :]
     tl.store(c_ptrs, c, mask=m_mask[:, None] & n_mask[None, :])
 
 

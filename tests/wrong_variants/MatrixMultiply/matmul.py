@@ -12,7 +12,7 @@ VARIANTS = {
     "K loop skips the partial last chunk": (
         "for k0 in range(0, K, BLOCK_K):", "for k0 in range(0, K - BLOCK_K + 1, BLOCK_K):"),
     "grouped ordering divides by GROUP_M where the last group is shorter": (
-        "pid_n = (t % width) // group_m", "pid_n = (t % width) // GROUP_M"),
+        "tile_n = (t % width) // group_m", "tile_n = (t % width) // GROUP_M"),
     "stride of a 1-D second operand ignored": (
         "vec = tl.load(v_ptr + k.to(tl.int64) * sv, mask=k_mask, other=0.0)",
         "vec = tl.load(v_ptr + k, mask=k_mask, other=0.0)"),

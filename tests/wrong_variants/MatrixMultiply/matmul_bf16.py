@@ -2,8 +2,8 @@
 
 VARIANTS = {
     "bfloat16 accumulator (rounded after every K step)": (
-        "        a_ptrs += BLOCK_K * sak\n",
-        "        acc = acc.to(tl.bfloat16).to(tl.float32)\n        a_ptrs += BLOCK_K * sak\n"),
+        "        a_at += BLOCK_K * sak\n",
+        "        acc = acc.to(tl.bfloat16).to(tl.float32)\n        a_at += BLOCK_K * sak\n"),
     "inputs converted to float16 for the tensor cores": (
         "acc = tl.dot(a, b, acc)  # bf16", "acc = tl.dot(a.to(tl.float16), b.to(tl.float16), acc)  # bf16"),
     "other read transposed (its two strides swapped)": (

@@ -4,8 +4,8 @@ VARIANTS = {
     # On a GPU the tensor cores then accumulate in float16 inside every K step; Triton's interpreter
     # rounds once per BLOCK_K tile, which the deep-K and large-partial-sum cases still catch.
     "float16 accumulator": [
-        ("acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)",
-         "acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float16)"),
+        ("acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)",
+         "acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float16)"),
         ("acc = tl.dot(a, b, acc)  # fp16 x fp16 -> fp32 accumulator", "acc = tl.dot(a, b, acc, out_dtype=tl.float16)"),
     ],
     "other read transposed (its two strides swapped)": (

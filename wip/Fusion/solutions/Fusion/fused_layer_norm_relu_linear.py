@@ -14,18 +14,18 @@ def _linear_relu_stats_kernel(x_ptr, w_ptr, b_ptr, y_ptr, smean_ptr, sm2_ptr, M,
     # per row of the tile the mean and the sum of squared deviations of its valid columns (the
     # layer-norm statistics are combined from these per-tile pieces by the next launch, Chan's
     # formula, so no variance is ever formed as E[h^2] - E[h]^2).
-    pid_m = tl.program_id(0)
-    pid_n = tl.program_id(1)
-    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    offs_k = tl.arange(0, BLOCK_K)
-    m_mask = offs_m < M
-    n_mask = offs_n < N
-    x_ptrs = x_ptr + offs_m[:, None].to(tl.int64) * sxm + offs_k[None, :].to(tl.int64) * sxk
-    w_ptrs = w_ptr + offs_k[:, None].to(tl.int64) * swk + offs_n[None, :].to(tl.int64) * swn
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    tile_m = tl.program_id(0)
+    tile_n = tl.program_id(1)
+    row_ids = tile_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    col_ids = tile_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    k_ids = tl.arange(0, BLOCK_K)
+    m_mask = row_ids < M
+    n_mask = col_ids < N
+    x_ptrs = x_ptr + row_ids[:, None].to(tl.int64) * sxm + k_ids[None, :].to(tl.int64) * sxk
+    w_ptrs = w_ptr + k_ids[:, None].to(tl.int64) * swk + col_ids[None, :].to(tl.int64) * swn
+    acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)
     for k0 in range(0, K, BLOCK_K):
-        k_mask = offs_k < K - k0
+        k_mask = k_ids < K - k0
         a = tl.load(x_ptrs, mask=m_mask[:, None] & k_mask[None, :], other=0.0)
         b = tl.load(w_ptrs, mask=k_mask[:, None] & n_mask[None, :], other=0.0)
         # "ieee": true float32 products (TF32 would round the inputs to a 10-bit mantissa)
@@ -33,16 +33,16 @@ def _linear_relu_stats_kernel(x_ptr, w_ptr, b_ptr, y_ptr, smean_ptr, sm2_ptr, M,
         x_ptrs += BLOCK_K * sxk
         w_ptrs += BLOCK_K * swk
     if HAS_BIAS:
-        acc += tl.load(b_ptr + offs_n.to(tl.int64) * sb, mask=n_mask, other=0.0)[None, :]
+        acc += tl.load(b_ptr + col_ids.to(tl.int64) * sb, mask=n_mask, other=0.0)[None, :]
     h = tl.maximum(acc, 0.0)
     mn_mask = m_mask[:, None] & n_mask[None, :]
-    tl.store(y_ptr + offs_m[:, None].to(tl.int64) * N + offs_n[None, :], h, mask=mn_mask)
-    count = tl.minimum(N - pid_n * BLOCK_N, BLOCK_N).to(tl.float32)
+    tl.store(y_ptr + row_ids[:, None].to(tl.int64) * N + col_ids[None, :], h, mask=mn_mask)
+    count = tl.minimum(N - tile_n * BLOCK_N, BLOCK_N).to(tl.float32)
     h = tl.where(n_mask[None, :], h, 0.0)
     mean = tl.sum(h, axis=1) / count
     dev = tl.where(n_mask[None, :], h - mean[:, None], 0.0)
     m2 = tl.sum(dev * dev, axis=1)
-    s_off = offs_m.to(tl.int64) * T + pid_n
+    s_off = row_ids.to(tl.int64) * T + tile_n
     tl.store(smean_ptr + s_off, mean, mask=m_mask)
     tl.store(sm2_ptr + s_off, m2, mask=m_mask)
 

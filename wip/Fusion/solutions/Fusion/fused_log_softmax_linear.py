@@ -13,21 +13,21 @@ def _linear_stats_kernel(x_ptr, w_ptr, b_ptr, y_ptr, smax_ptr, ssum_ptr, M, N, K
     # Z = X @ W^T + b for one (BLOCK_M, BLOCK_N) tile, stored into the output buffer. With
     # WRITE_STATS (log-softmax over the last dim) the tile also leaves, per row, its maximum and
     # sum of exp(z - maximum): the row's log-sum-exp is combined from them by the next launch.
-    pid_m = tl.program_id(0)
-    pid_n = tl.program_id(1)
-    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    offs_k = tl.arange(0, BLOCK_K)
-    m_mask = offs_m < M
-    n_mask = offs_n < N
-    x_ptrs = x_ptr + offs_m[:, None].to(tl.int64) * sxm + offs_k[None, :].to(tl.int64) * sxk
-    w_ptrs = w_ptr + offs_k[:, None].to(tl.int64) * swk + offs_n[None, :].to(tl.int64) * swn
+    tile_m = tl.program_id(0)
+    tile_n = tl.program_id(1)
+    row_ids = tile_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    col_ids = tile_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    k_ids = tl.arange(0, BLOCK_K)
+    m_mask = row_ids < M
+    n_mask = col_ids < N
+    x_ptrs = x_ptr + row_ids[:, None].to(tl.int64) * sxm + k_ids[None, :].to(tl.int64) * sxk
+    w_ptrs = w_ptr + k_ids[:, None].to(tl.int64) * swk + col_ids[None, :].to(tl.int64) * swn
     if IS_F64:
-        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float64)
+        acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float64)
     else:
-        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)
     for k0 in range(0, K, BLOCK_K):
-        k_mask = offs_k < K - k0
+        k_mask = k_ids < K - k0
         a = tl.load(x_ptrs, mask=m_mask[:, None] & k_mask[None, :], other=0.0)
         b = tl.load(w_ptrs, mask=k_mask[:, None] & n_mask[None, :], other=0.0)
         if IS_F64:  # float64: exact-type multiply-adds (no float64 tensor-core path to rely on)
@@ -37,17 +37,17 @@ def _linear_stats_kernel(x_ptr, w_ptr, b_ptr, y_ptr, smax_ptr, ssum_ptr, M, N, K
         x_ptrs += BLOCK_K * sxk
         w_ptrs += BLOCK_K * swk
     if HAS_BIAS:
-        acc += tl.load(b_ptr + offs_n.to(tl.int64) * sb, mask=n_mask, other=0.0).to(acc.dtype)[None, :]
+        acc += tl.load(b_ptr + col_ids.to(tl.int64) * sb, mask=n_mask, other=0.0).to(acc.dtype)[None, :]
     z = acc.to(y_ptr.dtype.element_ty)
     mn_mask = m_mask[:, None] & n_mask[None, :]
-    tl.store(y_ptr + offs_m[:, None].to(tl.int64) * N + offs_n[None, :], z, mask=mn_mask)
+    tl.store(y_ptr + row_ids[:, None].to(tl.int64) * N + col_ids[None, :], z, mask=mn_mask)
     if WRITE_STATS:
         zc = z.to(smax_ptr.dtype.element_ty)  # the stored value, so the next launch is consistent
         zc = tl.where(n_mask[None, :], zc, float("-inf"))
         tile_max = tl.max(zc, axis=1)
         safe_max = tl.where(tile_max == float("-inf"), 0.0, tile_max)  # empty rows stay finite
         tile_sum = tl.sum(tl.exp(zc - safe_max[:, None]), axis=1)
-        s_off = offs_m.to(tl.int64) * T + pid_n
+        s_off = row_ids.to(tl.int64) * T + tile_n
         tl.store(smax_ptr + s_off, tile_max, mask=m_mask)
         tl.store(ssum_ptr + s_off, tile_sum, mask=m_mask)
 

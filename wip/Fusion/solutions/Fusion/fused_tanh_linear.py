@@ -13,41 +13,41 @@ def _tanh_linear_kernel(x_ptr, w_ptr, b_ptr, y_ptr, M, N, K,
     # Y = tanh(X @ W^T + b): one output tile per program; the product is accumulated in float32
     # and the bias and activation are applied to the accumulator before the single store.
     pid = tl.program_id(0)
-    num_pid_m = tl.cdiv(M, BLOCK_M)
-    num_pid_n = tl.cdiv(N, BLOCK_N)
+    tiles_m = tl.cdiv(M, BLOCK_M)
+    tiles_n = tl.cdiv(N, BLOCK_N)
     # Grouped ordering: GROUP_M row tiles sweep the column tiles together (W tiles reused from L2).
-    width = GROUP_M * num_pid_n
+    width = GROUP_M * tiles_n
     first_m = (pid // width) * GROUP_M
-    group_m = tl.minimum(num_pid_m - first_m, GROUP_M)
-    pid_m = first_m + (pid % width) % group_m
-    pid_n = (pid % width) // group_m
+    group_m = tl.minimum(tiles_m - first_m, GROUP_M)
+    tile_m = first_m + (pid % width) % group_m
+    tile_n = (pid % width) // group_m
 
-    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    offs_k = tl.arange(0, BLOCK_K)
-    m_mask = offs_m < M
-    n_mask = offs_n < N
+    row_ids = tile_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    col_ids = tile_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    k_ids = tl.arange(0, BLOCK_K)
+    m_mask = row_ids < M
+    n_mask = col_ids < N
     # W^T tile (BLOCK_K, BLOCK_N) read straight from W (N, K) through its strides
-    x_ptrs = x_ptr + offs_m[:, None].to(tl.int64) * sxm + offs_k[None, :].to(tl.int64) * sxk
-    w_ptrs = w_ptr + offs_k[:, None].to(tl.int64) * swk + offs_n[None, :].to(tl.int64) * swn
+    x_ptrs = x_ptr + row_ids[:, None].to(tl.int64) * sxm + k_ids[None, :].to(tl.int64) * sxk
+    w_ptrs = w_ptr + k_ids[:, None].to(tl.int64) * swk + col_ids[None, :].to(tl.int64) * swn
 
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)
     for k0 in range(0, K, BLOCK_K):
-        k_mask = offs_k < K - k0
+        k_mask = k_ids < K - k0
         a = tl.load(x_ptrs, mask=m_mask[:, None] & k_mask[None, :], other=0.0)
         b = tl.load(w_ptrs, mask=k_mask[:, None] & n_mask[None, :], other=0.0)
         acc = tl.dot(a, b, acc, out_dtype=tl.float32)  # float16 x float16 -> float32 accumulator
         x_ptrs += BLOCK_K * sxk
         w_ptrs += BLOCK_K * swk
     if HAS_BIAS:
-        bias = tl.load(b_ptr + offs_n.to(tl.int64) * sb, mask=n_mask, other=0.0).to(tl.float32)
+        bias = tl.load(b_ptr + col_ids.to(tl.int64) * sb, mask=n_mask, other=0.0).to(tl.float32)
         acc += bias[None, :]
     # tanh(z) = sign(z) * (1 - e) / (1 + e) with e = exp(-2|z|) in (0, 1]: never overflows, so
     # large |z| saturates to +-1 instead of inf / inf = NaN
     e = tl.exp(-2.0 * tl.abs(acc))
     t = (1.0 - e) / (1.0 + e)
     y = tl.where(acc < 0.0, -t, t)
-    y_ptrs = y_ptr + offs_m[:, None].to(tl.int64) * N + offs_n[None, :]
+    y_ptrs = y_ptr + row_ids[:, None].to(tl.int64) * N + col_ids[None, :]
     tl.store(y_ptrs, y.to(y_ptr.dtype.element_ty), mask=m_mask[:, None] & n_mask[None, :])
 
 

@@ -11,30 +11,30 @@ def _scores_kernel(x_ptr, w_ptr, z_ptr, smax_ptr, ssum_ptr, M, N, K,
                    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
     # Z1 = X @ W1 for one (BLOCK_M, BLOCK_N) tile (float32 scratch), plus per row of the tile its
     # maximum and sum of exp(z - maximum): the softmax's log-sum-exp is combined from these.
-    pid_m = tl.program_id(0)
-    pid_n = tl.program_id(1)
-    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    offs_k = tl.arange(0, BLOCK_K)
-    m_mask = offs_m < M
-    n_mask = offs_n < N
-    x_ptrs = x_ptr + offs_m[:, None].to(tl.int64) * sxm + offs_k[None, :].to(tl.int64) * sxk
-    w_ptrs = w_ptr + offs_k[:, None].to(tl.int64) * swk + offs_n[None, :].to(tl.int64) * swn
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    tile_m = tl.program_id(0)
+    tile_n = tl.program_id(1)
+    row_ids = tile_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    col_ids = tile_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    k_ids = tl.arange(0, BLOCK_K)
+    m_mask = row_ids < M
+    n_mask = col_ids < N
+    x_ptrs = x_ptr + row_ids[:, None].to(tl.int64) * sxm + k_ids[None, :].to(tl.int64) * sxk
+    w_ptrs = w_ptr + k_ids[:, None].to(tl.int64) * swk + col_ids[None, :].to(tl.int64) * swn
+    acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)
     for k0 in range(0, K, BLOCK_K):
-        k_mask = offs_k < K - k0
+        k_mask = k_ids < K - k0
         a = tl.load(x_ptrs, mask=m_mask[:, None] & k_mask[None, :], other=0.0)
         b = tl.load(w_ptrs, mask=k_mask[:, None] & n_mask[None, :], other=0.0)
         # "ieee": true float32 products (TF32 would round the inputs to a 10-bit mantissa)
         acc = tl.dot(a, b, acc, input_precision="ieee", out_dtype=tl.float32)
         x_ptrs += BLOCK_K * sxk
         w_ptrs += BLOCK_K * swk
-    tl.store(z_ptr + offs_m[:, None].to(tl.int64) * N + offs_n[None, :], acc,
+    tl.store(z_ptr + row_ids[:, None].to(tl.int64) * N + col_ids[None, :], acc,
              mask=m_mask[:, None] & n_mask[None, :])
     zc = tl.where(n_mask[None, :], acc, float("-inf"))
     tile_max = tl.max(zc, axis=1)
     tile_sum = tl.sum(tl.exp(zc - tile_max[:, None]), axis=1)
-    s_off = offs_m.to(tl.int64) * T + pid_n
+    s_off = row_ids.to(tl.int64) * T + tile_n
     tl.store(smax_ptr + s_off, tile_max, mask=m_mask)
     tl.store(ssum_ptr + s_off, tile_sum, mask=m_mask)
 
@@ -48,15 +48,15 @@ def _probs_times_w2_kernel(z_ptr, smax_ptr, ssum_ptr, w_ptr, r_ptr, h_ptr, smean
     # are formed on the fly from Z1 and each row's log-sum-exp (combined from the T1 per-tile
     # (max, sum) pairs), never stored. Leaves per row of the tile the mean and the sum of squared
     # deviations of H (for the layer norm of the next launch).
-    pid_m = tl.program_id(0)
+    tile_m = tl.program_id(0)
     pid_o = tl.program_id(1)
-    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    row_ids = tile_m * BLOCK_M + tl.arange(0, BLOCK_M)
     offs_o = pid_o * BLOCK_O + tl.arange(0, BLOCK_O)
-    offs_k = tl.arange(0, BLOCK_K)
+    k_ids = tl.arange(0, BLOCK_K)
     offs_t = tl.arange(0, BLOCK_T)
-    m_mask = offs_m < M
+    m_mask = row_ids < M
     o_mask = offs_o < NO
-    rows = offs_m[:, None].to(tl.int64)
+    rows = row_ids[:, None].to(tl.int64)
     # log-sum-exp per row: lse = mx + log(sum_t s_t exp(m_t - mx))
     mx = tl.full((BLOCK_M,), float("-inf"), tl.float32)
     for t0 in range(0, T1, BLOCK_T):
@@ -72,11 +72,11 @@ def _probs_times_w2_kernel(z_ptr, smax_ptr, ssum_ptr, w_ptr, r_ptr, h_ptr, smean
         total += tl.sum(ts * tl.exp(tm - mx[:, None]), axis=1)
     lse = mx + tl.log(tl.where(m_mask, total, 1.0))
 
-    acc = tl.zeros((BLOCK_M, BLOCK_O), dtype=tl.float32)
-    z_ptrs = z_ptr + rows * NK + offs_k[None, :]
-    w_ptrs = w_ptr + offs_k[:, None].to(tl.int64) * swk + offs_o[None, :].to(tl.int64) * swn
+    acc = tl.zeros([BLOCK_M, BLOCK_O], tl.float32)
+    z_ptrs = z_ptr + rows * NK + k_ids[None, :]
+    w_ptrs = w_ptr + k_ids[:, None].to(tl.int64) * swk + offs_o[None, :].to(tl.int64) * swn
     for k0 in range(0, NK, BLOCK_K):
-        k_mask = offs_k < NK - k0
+        k_mask = k_ids < NK - k0
         z = tl.load(z_ptrs, mask=m_mask[:, None] & k_mask[None, :], other=float("-inf"))
         p = tl.exp(z - lse[:, None])  # dropout in eval mode: the probabilities as they are
         w = tl.load(w_ptrs, mask=k_mask[:, None] & o_mask[None, :], other=0.0)
@@ -90,7 +90,7 @@ def _probs_times_w2_kernel(z_ptr, smax_ptr, ssum_ptr, w_ptr, r_ptr, h_ptr, smean
     h = tl.where(o_mask[None, :], h, 0.0)
     mean = tl.sum(h, axis=1) / count
     dev = tl.where(o_mask[None, :], h - mean[:, None], 0.0)
-    s_off = offs_m.to(tl.int64) * T2 + pid_o
+    s_off = row_ids.to(tl.int64) * T2 + pid_o
     tl.store(smean_ptr + s_off, mean, mask=m_mask)
     tl.store(sm2_ptr + s_off, tl.sum(dev * dev, axis=1), mask=m_mask)
 

@@ -16,8 +16,8 @@ VARIANTS = {
     "dtype ignored (result in the input's dtype)": (
         "    out_dtype = dtype if dtype is not None else input.dtype", "    out_dtype = input.dtype"),
     "bias dropped": (
-        "        acc += tl.load(b_ptr + offs_n.to(tl.int64) * sb, mask=n_mask, other=0.0).to(acc.dtype)[None, :]",
-        "        acc += 0.0 * tl.load(b_ptr + offs_n.to(tl.int64) * sb, mask=n_mask, other=0.0).to(acc.dtype)[None, :]"),
+        "        acc += tl.load(b_ptr + col_ids.to(tl.int64) * sb, mask=n_mask, other=0.0).to(acc.dtype)[None, :]",
+        "        acc += 0.0 * tl.load(b_ptr + col_ids.to(tl.int64) * sb, mask=n_mask, other=0.0).to(acc.dtype)[None, :]"),
     "float64 inputs accumulated in float32": (
         "            acc += tl.sum(a[:, :, None] * b[None, :, :], axis=1)",
         "            acc += tl.sum(a.to(tl.float32)[:, :, None] * b.to(tl.float32)[None, :, :], axis=1).to(tl.float64)"),

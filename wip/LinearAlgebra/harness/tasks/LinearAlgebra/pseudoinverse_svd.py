@@ -41,14 +41,15 @@ def reference(A, full_matrices=True, rcond=1e-15, out=None):
     # taken here, which is the same product wherever that one is defined, and the pseudoinverse
     # everywhere else.
     k = S.shape[-1]
-    cutoff = rcond * S.max(dim=-1, keepdim=True).values
-    S_inv = torch.where(S > cutoff, 1 / S, torch.zeros_like(S))
-    S_inv_mat = torch.diag_embed(S_inv)
-    A_pinv = Vh[..., :k, :].transpose(-2, -1).conj() @ S_inv_mat @ U[..., :, :k].transpose(-2, -1).conj()
+    # singular values at or below rcond * (the largest) count as zero: their reciprocal is dropped
+    keep = S > rcond * S.amax(dim=-1, keepdim=True)
+    recip = torch.where(keep, S.reciprocal(), S.new_zeros(()))
+    V_k = Vh[..., :k, :].mH                      # n x k
+    pinv = (V_k * recip.unsqueeze(-2).to(V_k.dtype)) @ U[..., :, :k].mH
     if out is not None:
-        out.copy_(A_pinv)
+        out.copy_(pinv)
         return out
-    return A_pinv
+    return pinv
 
 
 # -- checking ----------------------------------------------------------------------------------------
@@ -75,8 +76,8 @@ def check(case, output, expected):
         return msg
     U, S, Vh = torch.linalg.svd(wide(A), full_matrices=False)
     keep = S > rcond * S.max(dim=-1, keepdim=True).values
-    S_inv = torch.where(keep, 1 / S, torch.zeros_like(S))
-    exact = (Vh.mT * S_inv.unsqueeze(-2)) @ U.mT
+    recip = torch.where(keep, S.reciprocal(), S.new_zeros(()))
+    exact = (Vh.mT * recip.unsqueeze(-2)) @ U.mT
     smallest_kept = torch.where(keep, S, torch.full_like(S, float("inf"))).min(dim=-1).values
     kappa = S[..., 0] / smallest_kept
     m, n = A.shape[-2], A.shape[-1]
