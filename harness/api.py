@@ -147,10 +147,10 @@ class Evaluator:
                  address: str | None = None) -> None:
         """``timeout``: seconds for call and exe each (default 300; per submission in
         :meth:`submit`); ``workers``: concurrent worker processes (per GPU, or interpreter
-        workers; with ``backend="ray"``, Ray actors); ``shards``: processes per submission (default
-        on a GPU: as many as idle worker slots allow for its expected compile time, so one
-        submission alone is answered sooner); ``backend="ray"``: submissions run on the Ray
-        cluster at ``address`` (None: a local one), one per actor at a time."""
+        workers; with ``backend="ray"``, slots per GPU actor, or interpreter actors); ``shards``:
+        processes per submission (default on a GPU: as many as idle worker slots allow for its
+        expected compile time, so one submission alone is answered sooner); ``backend="ray"``: submissions run on the Ray
+        cluster at ``address`` (None: a local one), one per actor slot at a time."""
         self._scratch = tempfile.TemporaryDirectory(prefix="kbx-warm-")
         config = RunConfig(out_dir=Path(self._scratch.name), seed=seed, mode=mode, workers=workers,
                            limits=StageLimits.with_timeout(timeout), perf=perf, compile_baseline=compile_baseline,

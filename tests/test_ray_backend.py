@@ -187,3 +187,63 @@ def _assert_no_ray_process_outlives(before: set[int]) -> None:
     while time.monotonic() < deadline and _ray_processes() - before:
         time.sleep(0.5)
     assert not _ray_processes() - before, "Ray processes outlived the run"
+
+
+def test_a_multi_slot_actor_that_dies_requeues_every_job_it_held(monkeypatch, tmp_path):
+    """A GPU actor runs several jobs at once (its worker slots); when it dies, each job it held runs
+    again on the one actor that replaces it, and every job is judged once."""
+    import ray
+
+    from harness.config import RunConfig
+    from harness.run.pool import JobPool
+    from harness.run.ray_backend import RayActors
+    from harness.run.submissions import load_submissions
+    for key, value in ENV.items():
+        monkeypatch.setenv(key, value)
+    relu = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
+    slow = "import time\ntime.sleep(6)\n" + relu  # long enough to kill the actor while both slots hold one
+    jobs = load_submissions([("Activation/relu.py", slow)] * 2 + [("Activation/relu.py", relu)] * 2)
+    for i, job in enumerate(jobs):
+        job.sample_id = i
+    config = RunConfig(out_dir=tmp_path, seed=0, mode="interpreter", workers=2, perf=False)
+    ray.init(num_cpus=2, log_to_driver=False)
+    try:
+        actors = RayActors(config, slots_per_actor=2)
+        assert len(actors.actors) == 1 and actors.slots() == [0, 1]
+        first = actors.actors[0]
+        pool = JobPool(actors)
+        futures = [pool.submit(job) for job in jobs]
+        deadline = time.monotonic() + 120
+        while pool.load()["running"] < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(3)  # both slow jobs are inside the actor now
+        victim = [pid for pid in _actor_pids()]
+        assert len(victim) == 1
+        os.kill(victim[0], signal.SIGKILL)
+        results = [f.result(timeout=600) for f in futures]
+        replaced = actors.actors[0]
+        pool.close()
+    finally:
+        ray.shutdown()
+    assert replaced is not first  # one new actor, though two slots saw the old one die
+    assert sorted(r.sample_id for r in results) == [0, 1, 2, 3]
+    assert all(r.correct for r in results), [(r.sample_id, r.call.status, r.call.detail) for r in results]
+    assert [r.info["ray"]["attempt"] for r in results[:2]] == [2, 2]
+    assert len({r.info["ray"]["pid"] for r in results}) == 1  # all recorded results came from the new actor
+
+
+@pytest.mark.gpu
+def test_gpu_actors_run_several_jobs_at_once_with_local_verdicts_and_one_timed_job_per_gpu(tmp_path):
+    suite = _suite(tmp_path, "Activation")
+    run_cli("eval", str(suite), "--out", str(tmp_path / "local"), "-q", "--no-report", "--workers", "4")
+    run_cli("eval", str(suite), "--out", str(tmp_path / "ray"), "-q", "--no-report", "--backend", "ray",
+            "--workers", "4", env=ENV)
+    local, on_ray = _verdicts(tmp_path / "local"), _verdicts(tmp_path / "ray")
+    assert on_ray == local
+    summary = json.loads((tmp_path / "ray" / "summary.json").read_text())
+    import torch
+    assert summary["workers"] == 4 * torch.cuda.device_count()
+    jobs = load_metrics(tmp_path / "ray")
+    assert all(m["perf"]["status"] == "ok" for m in jobs), [(m["task_id"], m["perf"]) for m in jobs]
+    # jobs overlapped (several slots per actor), yet each GPU timed one job at a time
+    assert any(m["info"]["timing"].get("perf_lock_wait_s", 0) > 0.05 for m in jobs)

@@ -1,12 +1,15 @@
 """Jobs scheduled on a Ray cluster (``--backend ray``): Ray is the scheduler, not the sandbox.
 
-Each Ray actor holds one local :class:`~harness.run.runner.Evaluator` with one worker slot (a GPU
-of its own, ``num_gpus=1``, in GPU mode; one CPU in interpreter mode) and evaluates one job at a time
-exactly as a local run does: the job's own sandboxed worker processes, time limits, references and
-judging, on the actor's node. The driver keeps the one journal (so ``--resume`` works across a driver
-restart) and records each job once: a job whose actor dies (the process killed, the node lost) is
-given to a new actor and evaluated again from the start, at most ``MAX_ATTEMPTS`` times, and only
-the attempt that returns is recorded. Golden results are looked up on each node for its GPU model.
+Each Ray actor holds one local :class:`~harness.run.runner.Evaluator` and evaluates jobs exactly as a
+local run does: each job in its own sandboxed worker processes, with its time limits, references and
+judging, on the actor's node. In GPU mode there is one actor per GPU (``num_gpus=1``) with several
+worker slots, as a local run has per GPU (call/exe compile on the CPU; the timed stage takes the GPU's
+one timing lock, shared by the actor's slots): ``--workers`` sets the slots per actor, by default one
+per CPU core of the node per GPU, at most 16. In interpreter mode an actor is one CPU with one slot.
+The driver keeps the one journal (so ``--resume`` works across a driver restart) and records each
+job once: a job whose actor dies (the process killed, the node lost) is given to a new actor and
+evaluated again from the start, at most ``MAX_ATTEMPTS`` times, and only the attempt that returns is
+recorded. Golden results are looked up on each node for its GPU model.
 """
 
 from __future__ import annotations
@@ -53,13 +56,14 @@ def connect(address: str | None, workers: int | None) -> Any:
 
 
 class JobRunner:
-    """The actor: a warm local evaluator with one slot ("0": Ray's CUDA_VISIBLE_DEVICES gives the
-    actor its GPU as device 0)."""
+    """The actor: a warm local evaluator with ``slots`` worker slots, run concurrently (Ray's
+    ``max_concurrency``). In GPU mode every slot is GPU "0" (Ray's CUDA_VISIBLE_DEVICES gives the
+    actor its GPU as device 0), so the slots share that GPU's timing lock and perf memory."""
 
-    def __init__(self, config: RunConfig, mode: str) -> None:
+    def __init__(self, config: RunConfig, mode: str, slots: int) -> None:
         from harness.run.runner import Evaluator
         self.config = RunConfig(out_dir=config.out_dir, seed=config.seed, mode=mode, gpus=[0] if mode == GPU else None,
-                                workers=1, limits=config.limits, memory_limit=config.memory_limit, perf=config.perf,
+                                workers=slots, limits=config.limits, memory_limit=config.memory_limit, perf=config.perf,
                                 compile_baseline=config.compile_baseline, golden_dir=config.golden_dir, shards=1)
         self.evaluator = Evaluator(self.config)
         self.evaluator.open()
@@ -80,7 +84,16 @@ class JobRunner:
         """What the actor runs with: the roofline and golden results of its node's GPU."""
         ev = self.evaluator
         return {"roofline": ev.roofline, "golden": str(ev.golden.path) if ev.golden else None,
-                "perf": ev.perf_note()}
+                "perf": ev.perf_note(), "slots": len(ev.slots())}
+
+
+def default_slots_per_gpu(ray: Any) -> int:
+    """Worker slots per GPU actor when ``--workers`` is not given: as a local run on the node with
+    the fewest CPU cores per GPU (one per core, at most ``MAX_WORKERS_PER_GPU``)."""
+    from harness.run.runner import MAX_WORKERS_PER_GPU
+    per_gpu = [node["Resources"].get("CPU", 1) / node["Resources"]["GPU"]
+               for node in ray.nodes() if node.get("Alive") and node["Resources"].get("GPU", 0) >= 1]
+    return max(1, min(MAX_WORKERS_PER_GPU, int(min(per_gpu, default=1))))
 
 
 def cluster_mode(ray: Any, config: RunConfig) -> str:
@@ -92,45 +105,67 @@ def cluster_mode(ray: Any, config: RunConfig) -> str:
 
 class RayActors:
     """The actors of one run or warm evaluator, shaped like a local evaluator for
-    :class:`~harness.run.pool.JobPool`: one slot per actor, :meth:`evaluate_recorded` blocks for
-    that actor's result (re-running the job on a new actor if this one dies)."""
+    :class:`~harness.run.pool.JobPool`: :meth:`slots` lists every worker slot of every actor, and
+    :meth:`evaluate_recorded` blocks for the result of the job on its slot's actor (re-running the
+    job on a new actor if that one dies)."""
 
-    def __init__(self, config: RunConfig, address: str | None = None) -> None:
+    def __init__(self, config: RunConfig, address: str | None = None, slots_per_actor: int | None = None) -> None:
+        """``slots_per_actor``: concurrent jobs per actor (default: GPU mode ``config.workers`` or
+        :func:`default_slots_per_gpu`, with one actor per GPU of the cluster; interpreter mode 1,
+        with ``config.workers`` actors or one per CPU of the cluster)."""
         self._started_ray = not _ray().is_initialized()  # then close() shuts down what this started
         self.ray = connect(address, config.workers)
         self.config = config
         self.mode = cluster_mode(self.ray, config)
         resources = self.ray.cluster_resources()
-        n = config.workers or max(1, int(resources.get("GPU", 0) if self.mode == GPU else resources.get("CPU", 1)))
-        options = {"num_gpus": 1, "num_cpus": 1} if self.mode == GPU else {"num_cpus": 1}
+        if self.mode == GPU:
+            n = max(1, int(resources.get("GPU", 0)))
+            self.per_actor = slots_per_actor or config.workers or default_slots_per_gpu(self.ray)
+            options = {"num_gpus": 1, "num_cpus": 1}  # the actor mostly waits; its jobs' processes do the work
+        else:
+            self.per_actor = slots_per_actor or 1
+            n = max(1, (config.workers or int(resources.get("CPU", 1))) // self.per_actor)
+            options = {"num_cpus": self.per_actor}
         self._class = self.ray.remote(**options)(JobRunner)
+        self._lock = threading.Lock()  # replacing a dead actor: once, though all its slots see it die
         self.actors = [self._new() for _ in range(n)]
         self.context = self.ray.get(self.actors[0].context.remote())
 
     def _new(self):
-        return self._class.options(max_restarts=0).remote(self.config, self.mode)
+        return self._class.options(max_restarts=0, max_concurrency=self.per_actor).remote(
+            self.config, self.mode, self.per_actor)
 
     def open(self) -> None:
         """Nothing to do: the actors opened their evaluators when they started."""
 
     def slots(self) -> list[int]:
-        return list(range(len(self.actors)))
+        """Slot ``s`` belongs to actor ``s // per_actor``."""
+        return list(range(len(self.actors) * self.per_actor))
+
+    def _replace(self, index: int, dead: Any) -> None:
+        with self._lock:
+            if self.actors[index] is dead:  # not yet replaced by another of its slots
+                self.ray.kill(dead, no_restart=True)
+                self.actors[index] = self._new()
 
     def evaluate_recorded(self, job: Job, slot: int, limits=None) -> JobResult:
-        """``job`` on the actor of ``slot``; a job whose actor dies goes to a new actor for that
-        slot, at most ``MAX_ATTEMPTS`` times, then is a ``harness_error``."""
+        """``job`` on the actor of ``slot``; a job whose actor dies goes to a new actor, at most
+        ``MAX_ATTEMPTS`` times, then is a ``harness_error``, as is a job whose evaluation raised."""
+        index = slot // self.per_actor
         error: BaseException | None = None
         for attempt in range(1, MAX_ATTEMPTS + 1):
+            actor = self.actors[index]
             try:
-                result = JobResult.from_json(self.ray.get(self.actors[slot].evaluate.remote(job, limits)))
+                result = JobResult.from_json(self.ray.get(actor.evaluate.remote(job, limits)))
+            except self.ray.exceptions.RayTaskError as exc:  # the actor lives; the harness raised on this job
+                return _lost(job, self.mode, exc, "the harness raised while evaluating this job on Ray")
             except self.ray.exceptions.RayError as exc:  # the actor or its node died during the job
                 error = exc
-                self.ray.kill(self.actors[slot], no_restart=True)
-                self.actors[slot] = self._new()
+                self._replace(index, actor)
                 continue
             result.info.setdefault("ray", {})["attempt"] = attempt
             return result
-        return _lost(job, self.mode, error)
+        return _lost(job, self.mode, error, f"the Ray actor evaluating this job died {MAX_ATTEMPTS} times")
 
     def close(self) -> None:
         """Stop the actors, and the Ray instance if this object started it (a local one: its
@@ -158,7 +193,7 @@ def run_on_ray(jobs: list[Job], config: RunConfig, address: str | None = None,
         if job.key not in journal.done:
             pending.put(job)
 
-    def slot_loop(slot: int) -> None:  # one thread per actor, as the local run has one per worker slot
+    def slot_loop(slot: int) -> None:  # one thread per worker slot, as in a local run
         while True:
             try:
                 job = pending.get_nowait()
@@ -199,8 +234,8 @@ def per_gpu_model(results: list[JobResult]) -> dict[str, dict]:
             for model, rs in sorted(groups.items())}
 
 
-def _lost(job: Job, mode: str, exc: BaseException) -> JobResult:
-    detail = f"the Ray actor evaluating this job died {MAX_ATTEMPTS} times (last: {type(exc).__name__}: {str(exc)[:300]})"
+def _lost(job: Job, mode: str, exc: BaseException | None, what: str) -> JobResult:
+    detail = f"{what} (last: {type(exc).__name__}: {str(exc)[:300]})"
     return JobResult(key=job.key, task_id=job.task_id, category=(job.task_id or "").split("/")[0] or None,
                      sample_id=job.sample_id, source=job.source, code_sha=job.code_sha,
                      call=StageResult(HARNESS_ERROR, detail), exe=StageResult(SKIPPED, "harness error"),
