@@ -54,17 +54,23 @@ def read_tail(path: Path, limit: int = 2000) -> str:
         return f.read(limit).decode("utf-8", errors="replace")
 
 
-def load_tensors(path: Path, max_bytes: int, sha256: str | None = None) -> Any:
+def load_tensors(path: Path, max_bytes: int, sha256: str | None = None, max_tensors: int | None = None) -> Any:
     """``torch.load`` of a file the worker saved (``weights_only``, onto the CPU), refused unless it
     is a regular file of at most ``max_bytes`` whose archive entries are all stored uncompressed
     (``torch.save`` never compresses; a deflated entry could inflate without bound) and add up to
-    at most ``max_bytes`` -- and, given ``sha256``, unless its bytes have that digest."""
+    at most ``max_bytes`` -- and, given ``sha256``, unless its bytes have that digest. Given
+    ``max_tensors``, it must also hold at most that many tensor storages and a pickle of bounded
+    size: a quarter of a million 0-d tensors fit in a few megabytes yet take the reader a gigabyte
+    and minutes to rebuild and compare."""
     import torch
 
     with open_regular(path, max_bytes) as raw:
         data = raw.read(max_bytes + 1)
         if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
             raise UntrustedFileError(f"{path.name} is not the file the worker's signed report names (SHA-256 differs)")
+        if max_tensors is not None and data.count(b"PK\x01\x02") > max_tensors + ARCHIVE_OVERHEAD_ENTRIES:
+            # counted before zipfile parses the directory (each parsed entry costs the reader memory)
+            raise UntrustedFileError(f"{path.name} holds more than {max_tensors} tensors")
         f = io.BytesIO(data)
         try:
             entries = zipfile.ZipFile(f).infolist()
@@ -74,5 +80,18 @@ def load_tensors(path: Path, max_bytes: int, sha256: str | None = None) -> Any:
             raise UntrustedFileError(f"{path.name} has compressed entries (torch.save writes none)")
         if sum(e.file_size for e in entries) > max_bytes:
             raise UntrustedFileError(f"{path.name} unpacks to more than {max_bytes} bytes")
+        if max_tensors is not None:
+            pickled = sum(e.file_size for e in entries if e.filename.endswith("/data.pkl"))
+            if pickled > PICKLE_BYTES_BASE + PICKLE_BYTES_PER_TENSOR * max_tensors:
+                raise UntrustedFileError(f"{path.name}'s object structure is {pickled} bytes, too large for "
+                                         f"{max_tensors} tensors")
         f.seek(0)
         return torch.load(f, weights_only=True, map_location="cpu")
+
+
+# torch.save's archive: data.pkl, version, byteorder, .data/serialization_id, .format_version,
+# .storage_alignment (and room for more in later versions) besides one entry per storage.
+ARCHIVE_OVERHEAD_ENTRIES = 16
+# A tensor's record in the pickle is about 200 bytes; scalars, strings and nesting come on top.
+PICKLE_BYTES_BASE = 64 << 10
+PICKLE_BYTES_PER_TENSOR = 2 << 10

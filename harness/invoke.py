@@ -25,8 +25,11 @@ class CallRecord:
     aliases: list[str | None]  # per output tensor leaf: the argument it shares storage with
 
     def to_payload(self) -> dict:
-        return {"output": _plain(self.output), "args_after": [_plain(a) for a in self.args_after],
-                "kwargs_after": {k: _plain(v) for k, v in self.kwargs_after.items()},
+        """The record rebuilt from exact built-in types (see :func:`_plain`), at most
+        ``MAX_VALUES`` values in all."""
+        budget = [MAX_VALUES]
+        return {"output": _plain(self.output, budget), "args_after": [_plain(a, budget) for a in self.args_after],
+                "kwargs_after": {k: _plain(v, budget) for k, v in self.kwargs_after.items()},
                 "aliases": list(self.aliases)}
 
     @classmethod
@@ -47,6 +50,12 @@ def saved_payload_limit(references: list[CallRecord], copies: int = 1) -> int:
     return (64 << 20) + 8 * copies * sum(payload_bytes(rec) for rec in references)
 
 
+def saved_tensor_limit(reference: CallRecord) -> int:
+    """The most tensors a worker's saved call may hold: twice the reference record's, plus a few
+    (a wrong structure is judged wrong, but reading it must stay cheap)."""
+    return 2 * len(tensor_leaves([reference.output, reference.args_after, list(reference.kwargs_after.values())])) + 16
+
+
 def move_like_reference(payload: dict, reference: CallRecord) -> CallRecord:
     """A candidate's saved call payload as a record, its tensors moved to the device of the
     reference's outputs (a worker saves on the CPU; the reference may live on a GPU)."""
@@ -57,26 +66,61 @@ def move_like_reference(payload: dict, reference: CallRecord) -> CallRecord:
     return CallRecord.from_payload(moved | {"aliases": payload["aliases"]})
 
 
-def _plain(obj: Any) -> Any:
-    """Namedtuples (torch.return_types) become tuples so results load with ``weights_only=True``."""
-    if isinstance(obj, torch.Tensor):
+class ForeignValue(PermissionError):
+    """A call returned (or left in its arguments) a tensor of a subclass: its methods are the
+    submission's code, which the harness would run when it reads the value (a tampering verdict)."""
+
+
+class TooManyValues(ValueError):
+    """A call's result holds more values than any task's result has (an error, not a result)."""
+
+
+# No task's result and arguments hold more than a few hundred values (tensors, numbers, containers);
+# a call that returns more is wrong anyway, and saving and judging them all would cost the harness.
+MAX_VALUES = 10_000
+_RETURN_TYPES = frozenset(t for t in vars(torch.return_types).values() if isinstance(t, type) and issubclass(t, tuple))
+_SCALARS = frozenset({bool, int, float, str, complex, type(None), torch.dtype, torch.device, torch.Size})
+
+
+def _plain(obj: Any, budget: list[int]) -> Any:
+    """``obj`` rebuilt from exact built-in types only (so reading it runs no code of a submission's:
+    no subclass's ``detach``, ``__iter__`` or ``__class__`` property): plain tensors detached,
+    namedtuples (torch.return_types) and lists as tuples, dicts, scalars; any other value becomes a
+    placeholder naming its type. A tensor subclass raises :class:`ForeignValue`; more values than
+    ``budget[0]`` (counted down) raise :class:`TooManyValues`."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise TooManyValues(f"the call's result holds more than {MAX_VALUES} values (tensors, numbers, containers)")
+    kind = type(obj)
+    if kind is torch.Tensor:
         return obj.detach()
-    if isinstance(obj, (tuple, list)):
-        return tuple(_plain(x) for x in obj)
-    if isinstance(obj, dict):
-        return {k: _plain(v) for k, v in obj.items()}
-    if obj is None or isinstance(obj, (bool, int, float, str, complex)):
+    if issubclass(kind, torch.Tensor):
+        raise ForeignValue(f"tampering: a value of type {_name(kind)!r}, a torch.Tensor subclass (return plain tensors)")
+    if kind is list:
+        return tuple(_plain(x, budget) for x in list.__iter__(obj))
+    if kind is tuple or kind in _RETURN_TYPES:
+        return tuple(_plain(x, budget) for x in tuple.__iter__(obj))
+    if kind is dict:
+        return {k: _plain(v, budget) for k, v in dict.items(obj) if type(k) in _SCALARS}
+    if kind in _SCALARS:
         return obj
-    if isinstance(obj, (torch.dtype, torch.device, torch.Size)):
-        return obj
-    return repr(obj)
+    return f"<a value of type {_name(kind)}>"
+
+
+_type_name = type.__dict__["__name__"].__get__  # type's own, whatever a metaclass defines
+
+
+def _name(kind: type) -> str:
+    return str.__str__(_type_name(kind))
 
 
 def detached(record: CallRecord) -> CallRecord:
-    """A copy of ``record`` whose tensors no later call can overwrite (the call buffers are reused)."""
-    clone = lambda t: t.detach().clone()  # noqa: E731
-    return CallRecord(map_tensors(record.output, clone), map_tensors(list(record.args_after), clone),
-                      map_tensors(dict(record.kwargs_after), clone), list(record.aliases))
+    """A copy of ``record`` whose tensors no later call can overwrite (the call buffers are reused),
+    rebuilt from exact types as :meth:`CallRecord.to_payload` does (lists become tuples)."""
+    payload = record.to_payload()
+    clone = lambda t: t.clone()  # noqa: E731
+    return CallRecord(map_tensors(payload["output"], clone), list(map_tensors(payload["args_after"], clone)),
+                      map_tensors(payload["kwargs_after"], clone), list(record.aliases))
 
 
 def clone_case(case: Case) -> Case:

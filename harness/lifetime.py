@@ -6,7 +6,8 @@ they outlive its job and keep running beside later jobs. Two Linux mechanisms cl
 - ``PR_SET_PDEATHSIG``: a worker (and the fork server, and the baseline process) is killed when the
   process that started it dies, so killing the CLI takes every job with it;
 - ``PR_SET_CHILD_SUBREAPER``: the fork server adopts every orphan among its descendants, and kills
-  each one that is not a worker it forked itself (:func:`kill_orphans`), whatever session it made.
+  each one that is not a worker it forked itself, with all of its descendants (:func:`kill_orphans`),
+  whatever session it made; when it stops, it kills every process left below it the same way.
 """
 
 from __future__ import annotations
@@ -49,10 +50,10 @@ def become_subreaper() -> bool:
     return _prctl(_PR_SET_CHILD_SUBREAPER, 1)
 
 
-def child_pids() -> set[int]:
-    """This process's live children (all threads), from /proc."""
+def child_pids(pid: int | None = None) -> set[int]:
+    """The live children (of all threads) of ``pid`` (default: this process), from /proc."""
     pids: set[int] = set()
-    me = os.getpid()
+    me = os.getpid() if pid is None else pid
     try:
         threads = os.listdir(f"/proc/{me}/task")
     except OSError:
@@ -67,19 +68,43 @@ def child_pids() -> set[int]:
 
 
 def kill_orphans(known: set[int]) -> list[int]:
-    """SIGKILL every child of this process that is not in ``known`` (orphans adopted as subreaper)
-    and reap those already gone (a later call reaps the rest). Their own children are adopted in
-    turn and found by the next call. Returns the pids signalled."""
-    killed = []
-    for pid in child_pids() - known:
+    """Kill every child of this process that is not in ``known`` (orphans adopted as subreaper)
+    together with all of its descendants, and reap those already gone (a later call reaps the
+    rest). Each process is stopped before its children are listed and nothing is killed before the
+    whole tree is stopped, so no process can fork a successor for every one killed. Returns the
+    pids killed."""
+    stopped: list[int] = []
+    seen: set[int] = set()
+    frontier = list(child_pids() - known)
+    while frontier:
+        pid = frontier.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            os.kill(pid, signal.SIGSTOP)
+        except ProcessLookupError:
+            continue
+        stopped.append(pid)
+        frontier.extend(child_pids(pid))  # stopped: it can fork no more
+    for pid in stopped:
         try:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             continue
-        killed.append(pid)
-    for pid in killed:
+    for pid in stopped:
         try:
             os.waitpid(pid, os.WNOHANG)
-        except ChildProcessError:
+        except ChildProcessError:  # not our child: its own parent (killed too) or we reap it later
             pass
-    return killed
+    return stopped
+
+
+def kill_all_descendants(rounds: int = 50) -> None:
+    """Before a subreaper exits: kill every process below it (its children included), until none is
+    left or ``rounds`` sweeps have run (each reaps the orphans the last one made)."""
+    import time
+    for _ in range(rounds):
+        if not kill_orphans(set()) and not child_pids():
+            return
+        time.sleep(0.02)

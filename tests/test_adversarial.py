@@ -31,7 +31,7 @@ PARENT_PEAK_MIB = 2048 if torch.cuda.is_available() else 512
 # compiles), while the attack that postpones its deadline must still end in about twice this.
 STAGE_TIMEOUT = "60" if torch.cuda.is_available() else "15"
 
-# name -> (verdict, stage that carries it or None, phrase its detail must contain)
+# name -> (verdict(s), stage(s) that carry it or None for both, phrase(s) its detail must contain)
 EXPECTED = {
     # forged events: without the worker's key a line on the event pipe is not an event
     "forged_report_fifo": ("integrity", "call", "did not sign"),
@@ -74,6 +74,15 @@ EXPECTED = {
     # natively the GPU trace sees the counted launches ran no Triton kernel; in CPU mode the op monitor
     # sees the PyTorch work
     "forge_launch_count": ("integrity", "exe", ("gpu_trace", "torch_fallback")),
+    # code of the submission's run after the monitors stop, or work they allow one element at a time
+    "tensor_subclass_output": ("integrity", "call", "torch.Tensor subclass"),
+    "function_mode_left_active": ("integrity", "call", "torch-function mode"),
+    "exclude_python_key": ("integrity", "call", "_dispatch_tls_set_dispatch_key_excluded"),
+    "scalar_loop": ("integrity", ("call", "exe"), "element-wise work on the host"),
+    # native code through a library's helper (where no C compiler is installed, it cannot build at all)
+    "native_through_triton_build": (("integrity", "error"), "call", ("Triton's launch path", "C compiler")),
+    # the worker's saving and the parent's reading of a call's tensors stay cheap
+    "many_tiny_outputs": ("error", ("call", "exe"), "more than 10000 values"),
 }
 
 MEASURED_CLI = ("import resource, runpy, sys\n"
@@ -139,7 +148,8 @@ def test_attack_gets_its_verdict(attack_run, name):
     verdict, stage, phrase = EXPECTED[name]
     rec = attack_run["metrics"][list(EXPECTED).index(name)]
     assert rec["verdict"] in (verdict if isinstance(verdict, tuple) else (verdict,)), rec
-    detail = rec[stage]["detail"] if stage else rec["call"]["detail"] + rec["exe"]["detail"]
+    stages = stage if isinstance(stage, tuple) else ((stage,) if stage else ("call", "exe"))
+    detail = "".join(rec[s]["detail"] for s in stages)
     assert any(p in detail for p in (phrase if isinstance(phrase, tuple) else (phrase,))), detail
     assert not rec["exe_ok"]
 
@@ -339,3 +349,38 @@ def test_kernel_names_are_classified():
     assert library_kernels([fill, copy, "_relu_kernel", own_gemm], ["_relu_kernel", own_gemm]) == []
     assert library_kernels([relu, gemm, own_gemm], [own_gemm]) == [relu, gemm]
     assert library_kernels([gemm], [gemm]) == [gemm]  # a kernel named like cuBLAS's excuses nothing
+
+
+CHAIN = """
+import os, time
+while True:  # each process forks a successor, which waits for its parent's death and then does the same
+    parent = os.getpid()
+    if os.fork() == 0:
+        while os.getppid() == parent:
+            time.sleep(0.002)
+        continue
+    time.sleep(600)
+"""
+
+
+def test_one_sweep_kills_an_orphan_and_every_successor_it_would_fork(tmp_path):
+    """A chain in which every process forks a successor as soon as its parent dies survives a reaper
+    that kills one generation at a time; the fork server's sweep stops the whole tree first."""
+    marker = "kbx-chain-6c1d"
+    script = (f"import os, sys, time\n"
+              f"from harness.lifetime import become_subreaper, kill_orphans\n"
+              f"assert become_subreaper()\n"
+              f"if os.fork() == 0:\n"
+              f"    os.execv(sys.executable, [sys.executable, '-c', {CHAIN!r}, {marker!r}])\n"
+              f"time.sleep(1.0)\n"
+              f"kill_orphans(set())\n"
+              f"time.sleep(1.0)\n")
+    try:
+        proc = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        survivors = _processes_with(marker)
+    finally:
+        for pid in _processes_with(marker):
+            os.kill(pid, 9)
+    assert survivors == []

@@ -33,6 +33,7 @@ EXPECTED = {
     "autotune_one_bad_config": ("wrong", "exe", "with config _gelu[BLOCK=256"),
     "kernel_error": ("error", "call", "power of 2"),
     "good_autotuned": ("ok", None, ""),
+    "good_libdevice": ("ok", None, ""),
 }
 BAD_LINES = [
     ("{not json", "not a valid JSON object"),
@@ -108,5 +109,5 @@ def test_harness_files_untouched(corpus_run):
 def test_summary_counts(corpus_run):
     s = corpus_run["summary"]
     assert s["jobs"] == len(EXPECTED) + 1 + len(BAD_LINES)
-    assert s["exe_pass"] == 2  # good_autotuned + the bundled solution
+    assert s["exe_pass"] == 3  # good_autotuned, good_libdevice and the bundled solution
     assert s["invalid"] == 3  # the lines that name no known task

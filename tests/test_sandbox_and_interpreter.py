@@ -67,18 +67,19 @@ CONFINED_READ = textwrap.dedent("""
         except PermissionError:
             seen.append(name + "=denied")
     try:
-        os.listdir(other)
-        seen.append("listdir=read")
+        seen.append("listdir=" + ",".join(os.listdir(other)))  # names only: the file stays unreadable
     except PermissionError:
         seen.append("listdir=denied")
     import wave  # a module first imported after confinement still loads
+    import beside_the_secret  # ...also from the sys.path directory that holds a hidden one
     print(" ".join(seen))
 """)
 
 
 def test_confined_process_cannot_read_hidden_files(tmp_path):
     """With Landlock the worker's hidden paths (other jobs, the solutions, the dataset, ...) cannot
-    be opened at all, by Python or native code; its own dir and everything else stay readable."""
+    be opened at all, by Python or native code, even inside a directory on ``sys.path`` (which
+    stays listable for imports); its own dir and everything else stay readable."""
     if landlock_abi() == 0:
         pytest.skip("kernel without Landlock: reads are refused by the guard only (tests/adversarial)")
     scratch = tmp_path / "scratch"
@@ -91,12 +92,13 @@ def test_confined_process_cannot_read_hidden_files(tmp_path):
     secret.write_text("a solution")
     public = tmp_path / "public.txt"
     public.write_text("anything else")
+    (data / "beside_the_secret.py").write_text("")
     proc = subprocess.run([sys.executable, "-c", CONFINED_READ, str(job), str(other), str(secret), str(public)],
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120)
+                          env={**os.environ, "PYTHONPATH": f"{ROOT}:{data}"}, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     level, seen = proc.stdout.split("\n", 1)
     assert level.endswith("+reads"), level
-    assert seen.split() == ["own=read", "other=denied", "secret=denied", "public=read", "listdir=denied"]
+    assert seen.split() == ["own=read", "other=denied", "secret=denied", "public=read", "listdir=answers.pt"]
 
 
 def test_worker_env_drops_secrets(tmp_path, monkeypatch):
@@ -270,3 +272,56 @@ def test_an_error_report_keeps_the_innermost_reason():
     except RuntimeError as exc:
         text = format_error(exc, "<none>")
     assert "RuntimeError: at 3:8" in text and "caused by: NameError: helper reads a non-constexpr global" in text
+
+
+def test_a_saved_call_with_far_more_tensors_than_the_reference_is_not_loaded(tmp_path):
+    """The parent bounds what it rebuilds from a worker's file by the reference's tensor count:
+    separate storages are counted before the archive is parsed, views of one buffer by the size of
+    the pickled structure; an honest file loads."""
+    from harness.bounded_io import UntrustedFileError, load_tensors
+    from harness.invoke import CallRecord, saved_tensor_limit
+    reference = CallRecord(torch.zeros(4), [torch.zeros(4)], {}, [None])
+    limit = saved_tensor_limit(reference)
+    base = torch.zeros(20_000)
+    torch.save({"output": tuple(torch.tensor(1.0) for _ in range(2_000))}, tmp_path / "storages.pt")
+    torch.save({"output": tuple(base[i] for i in range(20_000))}, tmp_path / "views.pt")
+    torch.save({"output": torch.ones(4), "args_after": (torch.zeros(4),), "kwargs_after": {}, "aliases": [None]},
+               tmp_path / "honest.pt")
+    for name in ("storages.pt", "views.pt"):
+        with pytest.raises(UntrustedFileError):
+            load_tensors(tmp_path / name, 1 << 30, max_tensors=limit)
+    assert load_tensors(tmp_path / "honest.pt", 1 << 30, max_tensors=limit)["output"].sum() == 4
+
+
+def test_a_record_is_read_without_running_code_of_the_values_it_holds():
+    """Saving a call's record reads exact built-in types only: a tensor subclass is refused before
+    any of its methods runs, containers are read with the built-in iterators, other objects become
+    placeholders (subclasses of containers too: neither their iterators nor their repr is called),
+    and a result with too many values is an error."""
+    from harness.invoke import CallRecord, ForeignValue, TooManyValues
+    ran = []
+
+    class Sub(torch.Tensor):
+        def detach(self):
+            ran.append("detach")
+            return super().detach()
+
+    class Liar(list):
+        def __iter__(self):
+            ran.append("iter")
+            return iter([])
+
+    class Loud:
+        def __repr__(self):
+            ran.append("repr")
+            return "loud"
+
+    record = CallRecord((torch.ones(2), [torch.zeros(1)], Liar([torch.zeros(1)]), Loud()), [], {}, [])
+    payload = record.to_payload()
+    assert payload["output"][1][0].shape == (1,)
+    assert payload["output"][2:] == ("<a value of type Liar>", "<a value of type Loud>")
+    with pytest.raises(ForeignValue):
+        CallRecord(torch.ones(2).as_subclass(Sub), [], {}, []).to_payload()
+    with pytest.raises(TooManyValues):
+        CallRecord(tuple(range(20_000)), [], {}, []).to_payload()
+    assert ran == []

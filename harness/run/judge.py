@@ -8,7 +8,7 @@ from typing import NamedTuple
 from harness import protocol
 from harness.bounded_io import load_tensors
 from harness.compare import judge_saved
-from harness.invoke import CallRecord, saved_payload_limit
+from harness.invoke import CallRecord, saved_payload_limit, saved_tensor_limit
 from harness.run.process import WorkerOutcome
 from harness.task import Task
 from harness.taskdef import Case, tensor_leaves
@@ -129,7 +129,8 @@ def judge_calls(task: Task, cases: list[Case], expected: list[CallRecord], files
         if fact[5] is None:
             try:
                 payload = load_tensors(path, saved_payload_limit([expected[fact[0]]]),
-                                       sha256=str(event.get("outputs_sha256", "")))
+                                       sha256=str(event.get("outputs_sha256", "")),
+                                       max_tensors=saved_tensor_limit(expected[fact[0]]))
             except Exception as exc:  # noqa: BLE001 - a submission may have tampered with the file
                 return f"the outputs of call {n} are unreadable ({type(exc).__name__}: {str(exc)[:300]})"
             problem = _malformed(payload, fact[0], fact[1])

@@ -6,7 +6,7 @@ Strongest available first:
 - **Landlock** (Linux >= 5.13, unprivileged, irreversible): the worker may write only inside its
   own temp dir and to the null and GPU device files (not ``/dev/shm`` or any other path under
   ``/dev``); it cannot read the paths it is told to hide (other jobs' directories, the bundled
-  solutions, the dataset, ...: level ``+reads``), except those inside a directory on ``sys.path``;
+  solutions, the dataset, ...: level ``+reads``; their names may be listed, their files not read);
   TCP is blocked (ABI >= 4); it cannot ptrace or signal processes outside its sandbox (ABI >= 6),
   so the parent's memory is out of reach.
 - **audit hook** (fallback where Landlock is missing, e.g. gVisor): Python-level file writes,
@@ -71,11 +71,14 @@ def _within(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
 
 
-def readable_roots(hidden: list[Path], visible: list[Path], top: Path = Path("/")) -> list[Path]:
-    """Paths whose subtrees, granted read access, make everything under ``top`` readable except what
-    lies in ``hidden`` (and is not in ``visible``, e.g. a job's own directory inside the hidden scratch
-    root). Landlock only grants, so each directory on the way to a hidden path is opened up entry by
-    entry (the directories on that way can be walked through, not listed)."""
+def readable_roots(hidden: list[Path], visible: list[Path], top: Path = Path("/")) -> tuple[list[Path], list[Path]]:
+    """``(roots, listable)``: granted read access to the subtrees of ``roots`` and listing of the
+    directories in ``listable``, everything under ``top`` is readable except the files that lie in
+    ``hidden`` (and not in ``visible``, e.g. a job's own directory inside the hidden scratch root).
+    Landlock only grants, so each directory on the way to a hidden path is opened up entry by
+    entry, and itself granted listing only (which Landlock extends to the directories beneath it:
+    a hidden directory's names can be listed, its files not read; a directory on ``sys.path`` that
+    holds a hidden one stays listable, so imports from it still work)."""
     hidden = [h.resolve() for h in hidden if h.exists()]
     visible = [v.resolve() for v in visible if v.exists()]
 
@@ -90,6 +93,7 @@ def readable_roots(hidden: list[Path], visible: list[Path], top: Path = Path("/"
             inside_hidden(p) and any(p != v and _within(v, p) for v in visible))
 
     roots: list[Path] = []
+    listable: list[Path] = []
     todo = [top.resolve()]
     while todo:
         folder = todo.pop()
@@ -97,6 +101,7 @@ def readable_roots(hidden: list[Path], visible: list[Path], top: Path = Path("/"
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
             continue
+        listable.append(folder)
         for entry in entries:
             path = Path(entry.path)
             try:
@@ -108,15 +113,7 @@ def readable_roots(hidden: list[Path], visible: list[Path], top: Path = Path("/"
                     todo.append(path)
             elif not blocked(target):
                 roots.append(path)
-    return roots
-
-
-def _hideable(paths: list[Path]) -> list[Path]:
-    """``paths`` less those inside a directory on ``sys.path``: hiding them would leave that
-    directory unlistable, and Python could no longer import a module from it that it has not
-    loaded yet (the guard still refuses them to the submission)."""
-    entries = [Path(e).resolve() for e in sys.path if e and Path(e).is_dir()]
-    return [p for p in paths if p.exists() and not any(p.resolve() != e and _within(p.resolve(), e) for e in entries)]
+    return roots, listable
 
 
 def _add_rule(libc: Any, ruleset: int, path: Path, rights: int) -> None:
@@ -129,8 +126,9 @@ def _add_rule(libc: Any, ruleset: int, path: Path, rights: int) -> None:
         os.close(fd)
 
 
-def _landlock(writable: list[Path], abi: int, readable: list[Path] | None = None) -> None:
-    """Writes only to ``writable``; with ``readable``, reads only beneath those paths too."""
+def _landlock(writable: list[Path], abi: int, readable: tuple[list[Path], list[Path]] | None = None) -> None:
+    """Writes only to ``writable``; with ``readable`` (roots, listable: see :func:`readable_roots`),
+    reads only beneath those roots, and listing of those directories, too."""
     libc = ctypes.CDLL(None, use_errno=True)
     fs = _FS_WRITE_FILE | _FS_REMOVE_DIR | _FS_REMOVE_FILE | _FS_MAKE
     fs |= _FS_REFER if abi >= 2 else 0
@@ -149,12 +147,18 @@ def _landlock(writable: list[Path], abi: int, readable: list[Path] | None = None
                 continue
             # a device file takes file rights only (a directory also takes the make/remove ones)
             _add_rule(libc, ruleset, path, fs if path.is_dir() else fs & (_FS_WRITE_FILE | _FS_TRUNCATE | _FS_READ_FILE))
-        for path in readable or []:
+        roots, listable = readable or ([], [])
+        for path in roots:
             # a file takes the file rights only (read, execute); a directory also listing
             try:
                 _add_rule(libc, ruleset, path, _FS_READ if path.is_dir() else _FS_READ & ~_FS_READ_DIR)
             except (FileNotFoundError, PermissionError):
                 pass  # gone since the walk (a temp file), or not ours to open: stays unreadable
+        for path in listable:
+            try:
+                _add_rule(libc, ruleset, path, _FS_READ_DIR)
+            except (FileNotFoundError, PermissionError):
+                pass
 
         if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
             raise OSError(ctypes.get_errno(), "prctl(NO_NEW_PRIVS) failed")
@@ -218,7 +222,7 @@ def confine(job_dir: Path, hidden: list[Path] = ()) -> str:
     writable = [job_dir, *devices]
     abi = landlock_abi()
     if abi > 0 and os.environ.get(ENV_SANDBOX) != "audit":
-        hidden = _hideable(list(hidden))
+        hidden = [p for p in hidden if p.exists()]
         readable = readable_roots(hidden, [job_dir]) if hidden else None
         try:
             _landlock(writable, abi, readable)

@@ -32,7 +32,7 @@ import time
 
 from harness import protocol
 from harness.config import ENV_PARENT_PID
-from harness.lifetime import become_subreaper, die_with_parent, kill_orphans
+from harness.lifetime import become_subreaper, die_with_parent, kill_all_descendants, kill_orphans
 
 MAX_FDS = 2
 ORPHAN_SWEEP_S = 0.2
@@ -132,8 +132,9 @@ def serve(control: socket.socket) -> None:
         ready, _, _ = select.select([control], [], [], 0.05)
         if ready:
             request, fds = recv_request(control)
-            if request is None:
-                return  # the parent is gone
+            if request is None:  # the parent is gone or done: nothing below this process may outlive it
+                kill_all_descendants()
+                return
             pid = os.fork()
             if pid == 0:
                 run_child(request, fds, control, me)

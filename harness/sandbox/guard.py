@@ -15,6 +15,11 @@ whoever called them), and looks at the first frame left:
 - anything else (the submission's file, code it wrote into its directory): refused with
   :class:`GuardRefusal`.
 
+A library acting for the submission may start processes and threads, load native code and write
+into Triton's cache only when the submission entered it through Triton's launch path (the outermost
+library frame below the submission's is in ``LAUNCH_ENTRY_FILES``): otherwise any library helper
+that builds or loads native code would run the submission's.
+
 Refused to the submission: frame access (``sys._getframe``, ``tb_frame``, ``gi_frame``, ...), garbage
 collector traversal, ``ctypes``, loading native modules of its own, new processes and threads,
 signals to other processes, tracing and profiling hooks, symlinks and hard links, code compiled
@@ -63,6 +68,24 @@ TRUSTED_PACKAGES = ("torch", "triton", "numpy", "harness")
 CODEGEN_MODULES = ("collections", "dataclasses", "typing", "enum")
 # Under /proc only these may be opened by the submission (a process's own entries expose its memory).
 PROC_ALLOWED = ("/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/loadavg", "/proc/version")
+# Events a library may raise for the submission only on Triton's launch path: new processes and
+# threads, native code (ctypes, cffi, extension modules from outside the libraries), writes into
+# Triton's cache. Triton compiles (``ptxas``, the launcher's C source) and loads what it built when a
+# kernel is launched; the same primitives reached through another library entry point would run
+# native code of the submission's (``triton.runtime.build.compile_module_from_src``,
+# ``torch.utils.cpp_extension``, ``numpy.ctypeslib``).
+LAUNCH_PATH_EVENTS = frozenset({
+    "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty", "subprocess.Popen",
+    "pty.spawn", "_posixsubprocess.fork_exec", "_thread.start_new_thread", "_thread.start_joinable_thread",
+})
+# Where the submission may enter Triton for a launch (package -> files in it): Triton's launch,
+# autotune, compile and driver entry points, and torch's wrappers that launch Triton kernels
+# (``torch.library.wrap_triton``); the harness's own wrappers of the launch functions are added.
+LAUNCH_ENTRY_FILES = {
+    "triton": ("runtime/jit.py", "runtime/autotuner.py", "runtime/interpreter.py", "runtime/driver.py",
+               "compiler/compiler.py", "testing.py"),
+    "torch": ("_higher_order_ops/triton_kernel_wrap.py", "_library/triton.py"),
+}
 
 
 class GuardRefusal(PermissionError, ValueError):
@@ -79,6 +102,7 @@ class GuardPolicy:
     transparent_dirs: tuple[str, ...]  # code here acts for its caller (stdlib, site-packages)
     protected_dirs: tuple[str, ...]   # never opened while the submission is on the stack
     cache_dirs: tuple[str, ...]       # written only by library code (Triton's cache: its .so files are loaded)
+    launch_entries: tuple[str, ...] = ()  # files through which the submission may reach LAUNCH_PATH_EVENTS
 
 
 def _package_dir(name: str) -> str | None:
@@ -95,11 +119,14 @@ def policy_for(job_dir: Path, protected: list[Path]) -> GuardPolicy:
     transparent.update(site.getsitepackages() if hasattr(site, "getsitepackages") else [])
     transparent.update(p for p in sys.path if "-packages" in p)
     job = str(job_dir.resolve())
+    launch = tuple(f"{root}/{f}" for package, files in LAUNCH_ENTRY_FILES.items()
+                   if (root := _package_dir(package)) for f in files)
+    launch += (str(Path(__file__).with_name("integrity.py").resolve()),)  # the launch counter's wrappers
     return GuardPolicy(
         job_dir=job, trusted_dirs=trusted,
         transparent_dirs=tuple(sorted(str(Path(p).resolve()) for p in transparent if p)),
         protected_dirs=tuple(sorted({str(p.resolve()) for p in protected} | {_package_dir("harness") or ""} - {""})),
-        cache_dirs=(str((job_dir / "triton-cache").resolve()),))
+        cache_dirs=(str((job_dir / "triton-cache").resolve()),), launch_entries=launch)
 
 
 # -- proxies for primitives that raise no audit event ------------------------------------------
@@ -125,6 +152,10 @@ def _proxied_names() -> list[tuple[str, str]]:
              ("torch._C", "_get_dispatch_mode"), ("torch._C", "_unset_dispatch_mode"),
              ("torch._C", "_set_dispatch_mode"), ("torch._C", "_DisablePythonDispatcher"),
              ("torch._C", "_set_python_dispatcher"), ("torch._C", "_remove_meta_from_tls_excludes"),
+             ("torch._C", "ExcludeDispatchKeyGuard"), ("torch._C", "_ForceDispatchKeyGuard"),
+             ("torch._C", "_SetExcludeDispatchKeyGuard"), ("torch._C", "_RestorePythonTLSSnapshot"),
+             ("torch._C", "_dispatch_tls_set_dispatch_key_excluded"),
+             ("torch._C", "_dispatch_tls_set_dispatch_key_included"), ("torch._C", "_EnablePythonDispatcher"),
              ("torch.utils._python_dispatch", "_disable_current_modes"), ("torch.utils._python_dispatch", "_pop_mode"),
              ("torch.utils._python_dispatch", "_pop_mode_temporarily"),
              ("torch.utils._python_dispatch", "_get_current_dispatch_mode"),
@@ -175,6 +206,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable]) -> Callable[
     originals = dict(originals)
     job_dir, trusted, transparent = policy.job_dir, policy.trusted_dirs, policy.transparent_dirs
     protected, caches = policy.protected_dirs, policy.cache_dirs
+    launch_events, launch_entries = LAUNCH_PATH_EVENTS, frozenset(policy.launch_entries)
     this_file = function_code(_make_hook).co_filename
     library_types = frozenset(library_type_ids())
     read_fd = os.read
@@ -212,6 +244,25 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable]) -> Callable[
                 return k
             frame = frame.f_back
         return 1
+
+    def entered_through(frame) -> str | None:
+        """The file of the outermost library frame below the innermost submission frame (the
+        library function the submission called), or None when no submission frame is on the stack."""
+        entry = None
+        while frame is not None:
+            filename = frame.f_code.co_filename
+            k = kind(filename)
+            if k == 2:
+                return entry or filename
+            if k == 1:
+                entry = filename
+            frame = frame.f_back
+        return None
+
+    def on_launch_path(frame) -> bool:
+        """The submission, if on the stack, reached this through Triton's launch path."""
+        entry = entered_through(frame)
+        return entry is None or entry in launch_entries
 
     def submission_on_stack(frame) -> bool:
         while frame is not None:
@@ -267,7 +318,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable]) -> Callable[
         flags = args[2] if len_(args) > 2 and type_(args[2]) is int_ else 0
         mode = args[1] if len_(args) > 1 and type_(args[1]) is str_ else ""
         writing = (flags & write_flags) or "w" in mode or "a" in mode or "x" in mode or "+" in mode
-        if writing and under(real, caches) and deciding(frame) == 2:
+        if writing and under(real, caches) and (deciding(frame) == 2 or not on_launch_path(frame)):
             refuse(f"write into Triton's cache ({path}): its compiled modules are loaded as native code")
 
     def is_library_object(obj: Any) -> bool:
@@ -315,6 +366,9 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable]) -> Callable[
         elif event in refused_events or event.startswith(refused_prefixes):
             if deciding(frame) == 2:
                 refuse(f"use {event}")
+            if (event in launch_events or event.startswith(refused_prefixes)) and not on_launch_path(frame):
+                refuse(f"use {event} through {entered_through(frame)} (a library may do that for the submission "
+                       "only on Triton's launch path)")
         elif event == "object.__getattr__":
             if len_(args) > 1 and args[1] in frame_attributes and deciding(frame) == 2:
                 refuse(f"read .{args[1]} (frames of the harness are out of reach)")
@@ -326,7 +380,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable]) -> Callable[
             origin = args[1] if len_(args) > 1 else None
             if type_(name) is str_ and name.split(".", 1)[0] in native_modules and deciding(frame) == 2:
                 refuse(f"import {name} (native access)")
-            if type_(origin) is str_ and kind(origin) == 2 and deciding(frame) == 2:
+            if type_(origin) is str_ and kind(origin) == 2 and (deciding(frame) == 2 or not on_launch_path(frame)):
                 refuse(f"load the native module {origin}")
         elif event == "compile":
             source, filename = (args[0], args[1]) if len_(args) > 1 else (None, None)

@@ -134,12 +134,20 @@ class LaunchCounter:
 class TorchOpMonitor(TorchDispatchMode):
     """Records the ATen ops the wrapper runs that are not allocation/view/copy/cast: on the calling
     thread, anywhere in the call (Triton's launch path included, where a grid callable or a launch
-    hook is the submission's code). What it consults is bound on the class, which the guard keeps
-    the submission from rebinding; the instance is reachable only through the dispatch-mode stack,
-    whose accessors the guard hands to library code alone."""
+    hook is the submission's code). Reading scalars back and filling are allowed a few times per
+    call (a flag, a shape, a zeroed buffer), not once per element: past ``MAX_SCALAR_OPS`` of
+    either the wrapper is doing the work on the host, one element at a time. What it consults is
+    bound on the class, which the guard keeps the submission from rebinding; the instance is
+    reachable only through the dispatch-mode stack, whose accessors the guard hands to library
+    code alone."""
 
     ALLOWED = ALLOWED_WRAPPER_OPS
     TRANSFERS = frozenset({"_to_copy", "copy_", "_copy_from"})
+    # The bundled solutions need at most 13 scalar reads and 13 fills per call (an iterative SVD's
+    # convergence flags); 128 leaves room for honest loops and is far below any real input's size.
+    SCALAR_OPS = {"_local_scalar_dense": "scalar reads", "item": "scalar reads", "is_nonzero": "scalar reads",
+                  "fill_": "fills", "zero_": "fills"}
+    MAX_SCALAR_OPS = 128
     Tensor = torch.Tensor
     as_device = torch.device
 
@@ -147,6 +155,7 @@ class TorchOpMonitor(TorchDispatchMode):
         super().__init__()
         self.forbid_host_transfer = forbid_host_transfer
         self.forbidden: list[str] = []
+        self.scalar_ops: dict[str, int] = {}
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -155,6 +164,11 @@ class TorchOpMonitor(TorchDispatchMode):
             self.forbidden.append(name)
         elif self.forbid_host_transfer and name in self.TRANSFERS and self.crosses_devices(args, kwargs):
             self.forbidden.append(f"{name}(host<->device)")
+        elif name in self.SCALAR_OPS:
+            what = self.SCALAR_OPS[name]
+            count = self.scalar_ops[what] = self.scalar_ops.get(what, 0) + 1
+            if count == self.MAX_SCALAR_OPS + 1:
+                self.forbidden.append(f"{name}(over {self.MAX_SCALAR_OPS} {what} in one call: element-wise work on the host)")
         return func(*args, **kwargs)
 
     def crosses_devices(self, args, kwargs) -> bool:
@@ -170,6 +184,45 @@ class TorchOpMonitor(TorchDispatchMode):
 # measured on the H200). Nothing compiles with dynamo inside this mode, so the plain method is put back.
 TorchOpMonitor.__torch_dispatch__ = getattr(TorchOpMonitor.__dict__["__torch_dispatch__"], "__wrapped__",
                                             TorchOpMonitor.__dict__["__torch_dispatch__"])
+
+
+class ModesLeftActive(PermissionError):
+    """The submission left a torch function or dispatch mode of its own on a mode stack, or
+    dispatch keys excluded."""
+
+
+class ModeStacks:
+    """torch's function- and dispatch-mode stacks, read with functions bound before the submission
+    is imported. A mode the submission pushes and leaves there would answer the harness's own torch
+    calls after the monitors stop (saving a call's tensors, loading perf inputs), so it is refused;
+    only torch's own ``torch.device`` context (``set_default_device``) may stay. Dispatch keys the
+    submission leaves excluded (the Python key: no mode would see its ops) are refused the same way."""
+
+    def __init__(self) -> None:
+        from torch.utils._device import DeviceContext
+        self._function_depth = torch._C._len_torch_function_stack
+        self._function_at = torch._C._get_function_stack_at
+        self._dispatch_depth = torch._C._len_torch_dispatch_stack
+        self._excluded = torch._C._dispatch_tls_local_exclude_set
+        self._excluded_at_start = str(self._excluded())
+        self._allowed = (DeviceContext,)
+        self._type, self._str = type, str
+
+    def dispatch_depth(self) -> int:
+        return self._dispatch_depth()
+
+    def check(self, dispatch_depth: int = 0) -> None:
+        """Raise :class:`ModesLeftActive` unless the dispatch stack is ``dispatch_depth`` deep
+        (the harness's own monitor, if inside one) and the function stack holds only torch's."""
+        foreign = [self._type(self._function_at(i)) for i in range(self._function_depth())]
+        foreign = [t for t in foreign if t not in self._allowed]
+        extra = self._dispatch_depth() - dispatch_depth
+        if self._str(self._excluded()) != self._excluded_at_start:
+            raise ModesLeftActive(f"tampering: the submission left dispatch keys excluded after its call "
+                                  f"({self._str(self._excluded())[:300]})")
+        if foreign or extra:
+            raise ModesLeftActive(f"tampering: the submission left {len(foreign)} torch-function mode(s) and {extra} "
+                                  "dispatch mode(s) active after its call (modes may not outlive a call)")
 
 
 # -- monkeypatch detection ----------------------------------------------------------------

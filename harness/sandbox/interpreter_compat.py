@@ -11,7 +11,8 @@ patched: kernels should (and the prompts say to) upcast first.
 
 2. ``libdevice`` calls (``tl.extra.cuda.libdevice.tanh`` and friends, common in LLM-written kernels)
 are not callable in the interpreter at all. They are routed to the PyTorch function of the same
-name (``__nv_tanhf`` -> ``torch.tanh``), evaluated on the CPU in the argument's precision.
+name (``__nv_tanhf`` -> ``torch.tanh``), evaluated on the CPU in the argument's precision, out of
+the op monitor's sight (it is the kernel's math, not the wrapper's).
 
 3. ``tl.fma`` rounds once on a GPU. Some interpreters (Triton 3.8 and older) compute ``x * y + z``
 with two roundings, and bf16 operands as raw bits; a kernel whose correctness rests on the single
@@ -123,7 +124,10 @@ def _install_libdevice(builder_cls, tensor_handle) -> None:
             raise NotImplementedError(f"libdevice function {symbol} is not supported in interpreter mode")
         args = [torch.from_numpy(np.ascontiguousarray(bf16_bits_to_f32(a.data) if getattr(a.dtype, "scalar", a.dtype).name == "bf16" else a.data))
                 for a in argList]
-        out = fn(*args).numpy()
+        # The kernel's own math, evaluated for the interpreter: unseen by the worker's op monitor,
+        # which would take it for the wrapper falling back to PyTorch (on a GPU it is device code).
+        with torch._C._DisableTorchDispatch():
+            out = fn(*args).numpy()
         return tensor_handle(out.astype(interpreter._get_np_dtype(retType)), retType.scalar)
 
     builder_cls.create_extern_elementwise = create_extern_elementwise

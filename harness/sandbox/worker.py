@@ -55,7 +55,7 @@ def format_error(exc: BaseException, submission_path: str) -> str:
     root_message = "".join(traceback.format_exception_only(type(root), root)).strip()
     if root is not exc and root_message and str(root) not in message:
         message += f"\ncaused by: {root_message}"
-    if isinstance(exc, PermissionError) and not str(exc).startswith(("guard:", "monkeypatch:")):
+    if isinstance(exc, PermissionError) and not str(exc).startswith(("guard:", "monkeypatch:", "tampering:")):
         message = f"sandbox: the submission tried to write outside its job directory: {message}"
     return (text + message)[-4000:]
 
@@ -121,7 +121,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     from harness.sandbox.autotune import config_count, find_autotuners, pinned_configs
     from harness.sandbox.gpu_trace import KernelTrace, triton_kernel_names
     from harness.sandbox.guard import arm, install_proxies, policy_for, scrub_modules
-    from harness.sandbox.integrity import LaunchCounter, ModuleSnapshot, TorchOpMonitor
+    from harness.sandbox.integrity import LaunchCounter, ModeStacks, ModuleSnapshot, TorchOpMonitor
     from harness.task import get_task
     from harness.perf.server import PerfServer, stdin_commands  # nothing is imported once the guard is armed
     if on_gpu:
@@ -143,6 +143,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     launches.install()
     originals = install_proxies()
     snapshot = ModuleSnapshot()
+    modes = ModeStacks()
     arm(policy, originals)
     scrub_modules()
     sandbox += "+guard"
@@ -157,6 +158,11 @@ def run(job: dict, reporter: EventWriter) -> None:
     if patched:
         reporter.emit(protocol.REPORT, stage=protocol.LOAD, status=INTEGRITY,
                       detail=f"monkeypatch: the submission rebinds {', '.join(patched)} at import")
+        return
+    try:
+        modes.check()
+    except PermissionError as exc:
+        reporter.emit(protocol.REPORT, stage=protocol.LOAD, status=INTEGRITY, detail=f"{exc} (at import)")
         return
     fn = getattr(module, task.entry, None) or getattr(module, ENTRY_ALIAS, None)
     if not callable(fn):
@@ -190,16 +196,22 @@ def run(job: dict, reporter: EventWriter) -> None:
                 monitor = TorchOpMonitor(forbid_host_transfer=on_gpu)
                 trace = KernelTrace() if on_gpu else nullcontext()
                 before = launches.count
-                record, error = None, None
+                payload, error = None, None
                 try:
                     sync()  # the clones' copies finish before the trace starts
                     with trace:
                         with monitor:
+                            depth = modes.dispatch_depth()
                             try:
                                 record = call_case(fn, args)
                             except Exception as exc:  # noqa: BLE001 - the case fails; the others still run
                                 error = exc
-                        _unchanged(snapshot, "during the call")  # before library code runs for the harness
+                            else:
+                                # Still watched: no mode of the submission's may answer the reads,
+                                # and its values are rebuilt from exact types (no subclass code runs).
+                                modes.check(depth)
+                                payload = record.to_payload()
+                        _unchanged(snapshot, modes, "during the call")  # before library code runs for the harness
                         sync()  # inside the trace: every kernel the call queued has run
                 except BaseException as exc:  # noqa: BLE001 - tampering, a refused primitive, an exit: the job ends
                     error = exc
@@ -211,9 +223,8 @@ def run(job: dict, reporter: EventWriter) -> None:
                 facts = [case_index, index, launches.count - before, sorted(set(monitor.forbidden)),
                          trace.runs if on_gpu else None,
                          None if error is None else format_error(error, str(submission))[-MAX_CALL_ERROR:]]
-                digest = None if record is None else _save_outputs(
-                    {"case": case_index, "config": index, **record.to_payload()},
-                    job_dir / protocol.call_outputs_file(calls))
+                digest = None if payload is None else _save_outputs(
+                    {"case": case_index, "config": index, **payload}, job_dir / protocol.call_outputs_file(calls))
                 reporter.emit(protocol.CALL_DONE, index=calls, facts=facts, outputs_sha256=digest)
                 calls += 1
         if index == 0:
@@ -229,7 +240,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     if job.get("perf"):
         server = PerfServer(task, seed, device, {protocol.CANDIDATE: fn}, reporter.emit, launches=launches,
                             monitor=lambda: TorchOpMonitor(forbid_host_transfer=on_gpu),  # watched like exe's calls
-                            tampered=lambda: _unchanged(snapshot, "during perf"),
+                            tampered=lambda: _unchanged(snapshot, modes, "during perf"),
                             trace=KernelTrace if on_gpu else None)
         serve_perf(server, commands, reporter, str(submission))
 
@@ -250,11 +261,13 @@ def serve_perf(server: Any, commands: Any, reporter: EventWriter, submission: st
         reporter.emit(protocol.REPORT, stage=protocol.PERF, status=_status_of(exc), detail=format_error(exc, submission))
 
 
-def _unchanged(snapshot: Any, when: str) -> None:
-    """Raise :class:`Tampering` if the submission rebound code the harness is about to rely on."""
+def _unchanged(snapshot: Any, modes: Any, when: str) -> None:
+    """Raise :class:`Tampering` if the submission rebound code the harness is about to rely on, or
+    left a torch mode of its own active (outside the monitors)."""
     patched = snapshot.changed()
     if patched:
         raise Tampering(f"monkeypatch: the submission rebinds {', '.join(patched)} {when}")
+    modes.check()
 
 
 def _save_outputs(payload: dict, path: Path) -> str:
