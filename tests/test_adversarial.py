@@ -81,6 +81,11 @@ EXPECTED = {
     "scalar_loop": ("integrity", ("call", "exe"), "element-wise work on the host"),
     # native code through a library's helper (where no C compiler is installed, it cannot build at all)
     "native_through_triton_build": (("integrity", "error"), "call", ("Triton's launch path", "C compiler")),
+    # what Triton calls back or runs on the submission's behalf: only Python code of its own file,
+    # and compilers named by the environment as it was before the import
+    "callback_partial_exec": ("integrity", "call", "not a Python function of the submission's file"),
+    "callback_library_function": ("integrity", "call", "not a Python function of the submission's file"),
+    "compiler_from_environment": ("integrity", "call", "the environment changed since the import (CC)"),
     # the worker's saving and the parent's reading of a call's tensors stay cheap
     "many_tiny_outputs": ("error", ("call", "exe"), "more than 10000 values"),
 }

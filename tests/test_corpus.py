@@ -34,6 +34,7 @@ EXPECTED = {
     "kernel_error": ("error", "call", "power of 2"),
     "good_autotuned": ("ok", None, ""),
     "good_libdevice": ("ok", None, ""),
+    "good_autotune_global_configs": ("ok", None, ""),
 }
 BAD_LINES = [
     ("{not json", "not a valid JSON object"),
@@ -109,5 +110,5 @@ def test_harness_files_untouched(corpus_run):
 def test_summary_counts(corpus_run):
     s = corpus_run["summary"]
     assert s["jobs"] == len(EXPECTED) + 1 + len(BAD_LINES)
-    assert s["exe_pass"] == 3  # good_autotuned, good_libdevice and the bundled solution
+    assert s["exe_pass"] == 4  # the three good_* submissions and the bundled solution
     assert s["invalid"] == 3  # the lines that name no known task

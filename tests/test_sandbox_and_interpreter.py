@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -325,3 +327,29 @@ def test_a_record_is_read_without_running_code_of_the_values_it_holds():
     with pytest.raises(TooManyValues):
         CallRecord(tuple(range(20_000)), [], {}, []).to_payload()
     assert ran == []
+
+
+def test_globals_named_only_in_a_kernels_decorators_are_not_kernel_globals():
+    """``@triton.autotune(configs=CONFIGS)`` names a module global outside the kernel's body: the
+    compiler never sees it, so the interpreter's rule must not refuse it either."""
+    import triton
+    import triton.language as tl
+
+    from harness.sandbox.native_rules import non_constexpr_globals
+    namespace: dict = {}
+    source = textwrap.dedent("""
+        import triton
+        import triton.language as tl
+        CONFIGS = [triton.Config({"BLOCK": 64})]
+        SCALE = 2.0
+        @triton.autotune(configs=CONFIGS, key=[])
+        @triton.jit
+        def kernel(x_ptr, BLOCK: tl.constexpr):
+            tl.store(x_ptr + tl.arange(0, BLOCK), SCALE)
+    """)
+    path = Path(tempfile.mkdtemp()) / "decorated.py"  # inspect.getsource reads the file
+    path.write_text(source)
+    exec(compile(source, str(path), "exec"), namespace)
+    fn = namespace["kernel"].fn.fn  # Autotuner -> JITFunction -> the Python function
+    names = [name for name, _ in non_constexpr_globals(fn, tl, (triton.runtime.jit.JITFunction,))]
+    assert names == ["SCALE"]  # the body's global only

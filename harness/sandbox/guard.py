@@ -64,8 +64,9 @@ FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f
 NATIVE_ACCESS_MODULES = frozenset({"ctypes", "_ctypes", "cffi", "_cffi_backend"})
 TRUSTED_PACKAGES = ("torch", "triton", "numpy", "harness")
 # Standard-library modules that compile generated source on their caller's behalf (namedtuple,
-# dataclasses, typing, enum): the submission may use them.
-CODEGEN_MODULES = ("collections", "dataclasses", "typing", "enum")
+# dataclasses, typing, enum), or source into a syntax tree only (ast.parse: Triton's interpreter
+# and inspect read kernels that way): the submission may use them.
+CODEGEN_MODULES = ("collections", "dataclasses", "typing", "enum", "ast")
 # Under /proc only these may be opened by the submission (a process's own entries expose its memory).
 PROC_ALLOWED = ("/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/loadavg", "/proc/version")
 # Events a library may raise for the submission only on Triton's launch path: new processes and
@@ -211,6 +212,9 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable]) -> Callable[
     library_types = frozenset(library_type_ids())
     read_fd = os.read
     codegen_files = frozenset(str(getattr(sys.modules.get(name), "__file__", "")) for name in CODEGEN_MODULES) - {""}
+    # Triton's JIT writes each kernel's argument binder as source (create_function_from_signature)
+    triton_jit = str(getattr(sys.modules.get("triton.runtime.jit"), "__file__", "")) or None
+    triton_interpreter = str(getattr(sys.modules.get("triton.runtime.interpreter"), "__file__", "")) or None
     write_flags = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
     kinds: dict[str, int] = {}          # filename -> 0 transparent, 1 library, 2 submission
     busy: set[int] = set()
@@ -263,6 +267,32 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable]) -> Callable[
         """The submission, if on the stack, reached this through Triton's launch path."""
         entry = entered_through(frame)
         return entry is None or entry in launch_entries
+
+    def generates_code(code) -> bool:
+        """Library code that compiles source it wrote itself, for whoever called it."""
+        filename = code.co_filename
+        return filename in codegen_files or (filename == triton_jit and code.co_name.startswith("create_"))
+
+    def importing_library(frame) -> bool:
+        """A library module's own code running while it is imported (sympy and mpmath generate
+        functions then, when torch imports them lazily for the submission)."""
+        if kind(frame.f_code.co_filename) == 2:
+            return False
+        frame = frame.f_back
+        while frame is not None:
+            filename = frame.f_code.co_filename
+            if filename.startswith("<frozen importlib"):
+                return True
+            if kind(filename) == 2:
+                return False
+            frame = frame.f_back
+        return False
+
+    def runs_library_code(code) -> bool:
+        """Code that executes libraries' code objects for whoever called it: the import system,
+        Triton's interpreter (it re-executes the library's own @jit helpers, tl.sigmoid...)."""
+        return code.co_filename.startswith("<frozen importlib") or (
+            code.co_filename == triton_interpreter and code.co_name == "_compile_and_exec")
 
     def submission_on_stack(frame) -> bool:
         while frame is not None:
@@ -386,18 +416,22 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable]) -> Callable[
             source, filename = (args[0], args[1]) if len_(args) > 1 else (None, None)
             if type_(filename) is bytes_:
                 filename = filename.decode("utf-8", "surrogateescape")
-            if type_(filename) is not str_ or deciding(frame) != 2:
+            # Whoever compiles, while the submission is on the stack: a library may be calling a
+            # callable the submission gave it (functools.partial(exec, ...) has no frame of its own).
+            if type_(filename) is not str_ or not submission_on_stack(frame):
                 return
             if filename.startswith("<"):
                 # Code compiled from a string runs as "<string>", a name library-generated code shares:
-                # only the standard library's own code generators may do it for the submission.
-                if frame is None or frame.f_code.co_filename not in codegen_files:
+                # only the standard library's code generators, Triton's binder and libraries being
+                # imported may do it then.
+                if frame is None or not (generates_code(frame.f_code) or importing_library(frame)):
                     refuse("compile or run code from a string (define functions in the file instead)")
             elif kind(filename) != 2 and not same_as_file(source, filename):
                 refuse(f"compile code under another file's name ({filename})")
         elif event == "exec":
             code = args[0] if args else None
-            if type_(code) is CodeType and kind(code.co_filename) == 1 and deciding(frame) == 2:
+            if (type_(code) is CodeType and kind(code.co_filename) == 1 and submission_on_stack(frame)
+                    and (frame is None or not runs_library_code(frame.f_code))):
                 refuse("run the harness's or a library's code objects with its own globals")
 
     return hook

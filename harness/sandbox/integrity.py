@@ -44,8 +44,10 @@ ALLOWED_WRAPPER_OPS = frozenset({
 class LaunchCounter:
     """Counts Triton kernel launches; while a launch runs, ``in_launch`` is true."""
 
-    def __init__(self) -> None:
+    def __init__(self, check: Any = None) -> None:
+        """``check(kernel, args, kwargs)``: called before every launch (see launch_check.py)."""
         self.count = 0
+        self.check = check
         self._depth = threading.local()
         self._patched: list[tuple[type, str, Any]] = []
         self.track_streams = False   # perf: note the CUDA stream of every launch (see take_streams)
@@ -80,6 +82,8 @@ class LaunchCounter:
         counter = self
 
         def run(self, *args, **kwargs):
+            if counter.check is not None:
+                counter.check(self, args, kwargs)
             if kwargs.get("warmup", False):
                 return original(self, *args, **kwargs)
             counter._launched()
@@ -118,6 +122,8 @@ class LaunchCounter:
             launcher = original(self, grid)
 
             def launch(*args, **kwargs):
+                if counter.check is not None:
+                    counter.check(None, args, kwargs)
                 counter._launched()
                 with counter._launching():
                     return launcher(*args, **kwargs)

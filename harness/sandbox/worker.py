@@ -122,6 +122,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     from harness.sandbox.gpu_trace import KernelTrace, triton_kernel_names
     from harness.sandbox.guard import arm, install_proxies, policy_for, scrub_modules
     from harness.sandbox.integrity import LaunchCounter, ModeStacks, ModuleSnapshot, TorchOpMonitor
+    from harness.sandbox.launch_check import LaunchCheck
     from harness.task import get_task
     from harness.perf.server import PerfServer, stdin_commands  # nothing is imported once the guard is armed
     if on_gpu:
@@ -139,7 +140,9 @@ def run(job: dict, reporter: EventWriter) -> None:
     policy = policy_for(job_dir, protected)
 
     sandbox = confine(job_dir, hidden=protected)  # Landlock: these unreadable even to native code
-    launches = LaunchCounter()
+    launch_check = LaunchCheck(str(submission))  # snapshots the environment and Triton's knobs: before the import
+    launch_check.install()
+    launches = LaunchCounter(check=launch_check.check)
     launches.install()
     originals = install_proxies()
     snapshot = ModuleSnapshot()

@@ -1,0 +1,194 @@
+"""What Triton may be handed when the submission launches a kernel.
+
+Triton calls back into objects the submission gives it: the grid, autotune and heuristics hooks,
+the kernel's arguments (``data_ptr``, ``__index__``, ...). Those calls come from Triton's own frames,
+which the guard (guard.py) trusts to act for themselves, so a callback that is not Python code of
+the submission's (``functools.partial(exec, ...)``, ``partial(os.system, ...)``, a library helper)
+would run with Triton's authority. And Triton's compiler runs programs named by the environment and
+``triton.knobs`` (the C compiler, ``ptxas``): a submission that changed those would have a legitimate
+launch run its program. Before every launch, :class:`LaunchCheck` therefore requires:
+
+- every callable Triton will call back to be a Python function or method written in the
+  submission's file (or Triton's own);
+- every kernel argument to be a plain tensor, a number, a string, ``None`` or one of Triton's own
+  types (tuples of those too);
+- the environment variables that steer the compiler (``CC``, ``PATH``, ``TRITON_*``, ...) and
+  ``triton.knobs`` to be as they were before the submission was imported.
+
+A refusal is a :class:`LaunchRefused` (``tampering: ...``), an integrity verdict.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, Callable
+
+HOOK_ATTRIBUTES = ("pre_hook", "post_hook", "early_config_prune", "perf_model")
+# Environment variables that name or steer the programs and libraries Triton's compiler uses
+COMPILER_ENV_PREFIXES = ("TRITON_", "CUDA_", "NVIDIA_", "LD_", "PTXAS", "NVCC")
+COMPILER_ENV_NAMES = frozenset({"CC", "CXX", "PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH",
+                                "PYTHONPATH", "HOME", "TMPDIR", "XDG_CACHE_HOME"})
+MAX_DEPTH = 8  # Autotuner -> Heuristics -> ... -> JITFunction
+
+
+class LaunchRefused(PermissionError):
+    """A launch handed Triton something it would call with its own authority."""
+
+
+class LaunchCheck:
+    """Built before the submission is imported (it snapshots the environment and Triton's knobs)."""
+
+    def __init__(self, submission_file: str) -> None:
+        import numpy
+        import torch
+        import triton
+        import triton.language as tl
+        self._submission = os.path.realpath(submission_file)
+        self._triton_dir = os.path.dirname(os.path.realpath(triton.__file__)) + os.sep
+        self._function, self._method = type(_plain_function), type(self._refuse)
+        self._tensor_types = (torch.Tensor, torch.nn.Parameter)
+        self._scalar_types = (int, float, bool, str, type(None), torch.dtype)
+        self._numpy_types = frozenset(t for t in numpy.sctypeDict.values() if isinstance(t, type))
+        # Triton's own argument types, by identity: a class the submission makes is never one of them
+        self._triton_types = frozenset(t for module in (tl, tl.core) for t in vars(module).values()
+                                       if isinstance(t, type))
+        self._triton_types |= _tensor_descriptor_types()
+        self._environ = _compiler_environment()
+        self._knobs = _knobs_state()
+        self._vars, self._type, self._getattr = vars, type, getattr
+
+    def _refuse(self, what: str) -> None:
+        raise LaunchRefused(f"tampering: {what}")
+
+    def _callable_ok(self, obj: Any) -> bool:
+        if obj is None:
+            return True
+        if self._type(obj) is self._method:
+            obj = obj.__func__
+        if self._type(obj) is not self._function:
+            return False
+        filename = os.path.realpath(obj.__code__.co_filename)
+        return filename == self._submission or filename.startswith(self._triton_dir)
+
+    def _callback(self, obj: Any, what: str) -> None:
+        if not self._callable_ok(obj):
+            self._refuse(f"the {what} Triton would call is a {self._type(obj).__name__}, not a Python function of "
+                         "the submission's file (Triton calls it back with its own authority)")
+
+    def _argument(self, value: Any, depth: int = 0) -> None:
+        kind = self._type(value)
+        if kind in self._tensor_types or kind in self._scalar_types or kind in self._triton_types:
+            return
+        if kind in self._numpy_types:
+            return
+        if (kind is tuple or kind is list) and depth < 4:
+            for item in value:
+                self._argument(item, depth + 1)
+            return
+        self._refuse(f"a kernel argument is a {kind.__name__}: pass tensors, numbers or Triton's own types "
+                     "(Triton calls methods of its arguments)")
+
+    def check(self, kernel: Any, args: tuple, kwargs: dict) -> None:
+        """Raise :class:`LaunchRefused` unless launching ``kernel`` with ``args``/``kwargs`` hands
+        Triton nothing of the kinds above."""
+        environ = _compiler_environment()
+        if environ != self._environ:
+            changed = sorted(k for k in set(environ) | set(self._environ) if environ.get(k) != self._environ.get(k))
+            self._refuse(f"the environment changed since the import ({', '.join(changed)[:200]}): Triton's "
+                         "compiler reads it")
+        if _knobs_state() != self._knobs:
+            self._refuse("triton.knobs changed since the import: they name the programs Triton's compiler runs")
+        grid = kwargs.get("grid")
+        if callable(grid):
+            self._callback(grid, "grid")
+        elif grid is not None:
+            self._argument(grid)
+        for value in args:
+            self._argument(value)
+        for name, value in kwargs.items():
+            if name != "grid":
+                self._argument(value)
+        node = kernel
+        for _ in range(MAX_DEPTH):
+            attributes = self._vars(node) if hasattr(node, "__dict__") else {}
+            for name in HOOK_ATTRIBUTES:
+                if name in attributes:
+                    self._callback(attributes[name], f"{name} hook")
+            for config in attributes.get("configs") or ():
+                config_attributes = self._vars(config) if hasattr(config, "__dict__") else {}
+                for name in ("pre_hook", "post_hook"):
+                    self._callback(config_attributes.get(name), f"config {name}")
+            values = attributes.get("values")
+            if self._type(values) is dict:
+                for value in values.values():
+                    self._callback(value, "heuristics function")
+            node = attributes.get("fn")
+            if node is None or self._type(node) is self._function:
+                break
+
+    def install(self) -> list[tuple[type, str, Callable]]:
+        """Check every autotuned and heuristics launch before Triton runs any hook (plain
+        launches are checked by the launch counter, which calls :meth:`check`). Returns what was
+        patched."""
+        patched = []
+        try:
+            from triton.runtime import autotuner
+        except ImportError:  # pragma: no cover
+            return patched
+        for cls in (autotuner.Autotuner, autotuner.Heuristics):
+            original = cls.__dict__.get("run")
+            if original is not None:
+                cls.run = self._wrap(original)
+                patched.append((cls, "run", original))
+        return patched
+
+    def _wrap(self, original: Callable) -> Callable:
+        check = self.check
+
+        def run(self, *args, **kwargs):
+            check(self, args, kwargs)
+            return original(self, *args, **kwargs)
+        run.__kbx_original__ = original
+        return run
+
+
+def _plain_function() -> None:
+    return None
+
+
+def _compiler_environment() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k in COMPILER_ENV_NAMES or k.startswith(COMPILER_ENV_PREFIXES)}
+
+
+def _tensor_descriptor_types() -> frozenset:
+    found = set()
+    for name in ("triton.tools.tensor_descriptor", "triton.tools.experimental_descriptor"):
+        module = sys.modules.get(name)
+        if module is None:
+            try:
+                module = __import__(name, fromlist=["_"])
+            except ImportError:
+                continue
+        found.update(t for t in vars(module).values() if isinstance(t, type) and t.__module__ == name)
+    return frozenset(found)
+
+
+def _knobs_state() -> str:
+    """The values set on Triton's knobs (instance overrides and hook chains), as text."""
+    knobs = sys.modules.get("triton.knobs")
+    if knobs is None:
+        return ""
+    parts = []
+    for name, section in sorted(vars(knobs).items()):
+        if type(section).__module__ != "triton.knobs" or isinstance(section, type):
+            continue
+        state = getattr(section, "__dict__", {})
+        parts.append(f"{name}={sorted((k, repr(v)) for k, v in state.items())!r}")
+        for attr, value in sorted(vars(type(section)).items()):
+            calls = getattr(value, "calls", None)
+            if isinstance(calls, list):
+                parts.append(f"{name}.{attr}={[id(c) for c in calls]}")
+            elif callable(value) and not attr.startswith("_") and not isinstance(value, (property, type)):
+                parts.append(f"{name}.{attr}={id(value)}")
+    return "\n".join(parts)
