@@ -192,7 +192,8 @@ def install_proxies() -> dict[str, Callable]:
 
 # -- the hook ------------------------------------------------------------------------------------
 
-def _make_hook(policy: GuardPolicy, originals: dict[str, Callable]) -> Callable[[str, tuple], None]:
+def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
+               compiler_state_changed: Callable[[], str | None] = lambda: None) -> Callable[[str, tuple], None]:
     """The audit hook. Everything it uses is bound here, once: later rebinding of module attributes
     or builtins by the submission cannot change what it does."""
     getframe, get_ident = sys._getframe, __import__("_thread").get_ident
@@ -264,9 +265,17 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable]) -> Callable[
         return None
 
     def on_launch_path(frame) -> bool:
-        """The submission, if on the stack, reached this through Triton's launch path."""
+        """The submission, if on the stack, reached this through Triton's launch path, and has not
+        changed what steers Triton's compiler (else a legitimate compile would run its program)."""
         entry = entered_through(frame)
-        return entry is None or entry in launch_entries
+        if entry is None:
+            return True
+        if entry not in launch_entries:
+            return False
+        changed = compiler_state_changed()
+        if changed:
+            refuse(f"let Triton compile or load native code: {changed}")
+        return True
 
     def generates_code(code) -> bool:
         """Library code that compiles source it wrote itself, for whoever called it."""
@@ -448,9 +457,11 @@ def library_type_ids() -> set[int]:
     return ids
 
 
-def arm(policy: GuardPolicy, originals: dict[str, Callable]) -> None:
-    """Install the guard for good (an audit hook cannot be removed)."""
-    sys.addaudithook(_make_hook(policy, originals))
+def arm(policy: GuardPolicy, originals: dict[str, Callable],
+        compiler_state_changed: Callable[[], str | None] = lambda: None) -> None:
+    """Install the guard for good (an audit hook cannot be removed); ``compiler_state_changed``
+    says why Triton's compiler would no longer run what it ran before the import (None: unchanged)."""
+    sys.addaudithook(_make_hook(policy, originals, compiler_state_changed))
 
 
 def scrub_modules() -> None:

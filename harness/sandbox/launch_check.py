@@ -12,8 +12,10 @@ launch run its program. Before every launch, :class:`LaunchCheck` therefore requ
   submission's file (or Triton's own);
 - every kernel argument to be a plain tensor, a number, a string, ``None`` or one of Triton's own
   types (tuples of those too);
-- the environment variables that steer the compiler (``CC``, ``PATH``, ``TRITON_*``, ...) and
-  ``triton.knobs`` to be as they were before the submission was imported.
+- and, checked after the import, after each call and whenever Triton is about to run a program or
+  load native code (see :meth:`LaunchCheck.compiler_state_changed`), the environment variables that
+  steer the compiler (``CC``, ``PATH``, ``TRITON_*``, ...) and ``triton.knobs`` to be as they were
+  before the submission was imported.
 
 A refusal is a :class:`LaunchRefused` (``tampering: ...``), an integrity verdict.
 """
@@ -56,7 +58,7 @@ class LaunchCheck:
         self._triton_types |= _tensor_descriptor_types()
         self._environ = _compiler_environment()
         self._knobs = _knobs_state()
-        self._vars, self._type, self._getattr = vars, type, getattr
+        self._vars, self._type = vars, type
 
     def _refuse(self, what: str) -> None:
         raise LaunchRefused(f"tampering: {what}")
@@ -89,16 +91,23 @@ class LaunchCheck:
         self._refuse(f"a kernel argument is a {kind.__name__}: pass tensors, numbers or Triton's own types "
                      "(Triton calls methods of its arguments)")
 
-    def check(self, kernel: Any, args: tuple, kwargs: dict) -> None:
-        """Raise :class:`LaunchRefused` unless launching ``kernel`` with ``args``/``kwargs`` hands
-        Triton nothing of the kinds above."""
+    def compiler_state_changed(self) -> str | None:
+        """Why the environment or ``triton.knobs`` no longer steer Triton's compiler as before the
+        import (None if unchanged). Too slow for every launch (tens of microseconds): the worker
+        asks after the import and after each call, the guard whenever Triton is about to run a
+        program or load native code for the submission."""
         environ = _compiler_environment()
         if environ != self._environ:
             changed = sorted(k for k in set(environ) | set(self._environ) if environ.get(k) != self._environ.get(k))
-            self._refuse(f"the environment changed since the import ({', '.join(changed)[:200]}): Triton's "
-                         "compiler reads it")
+            return (f"tampering: the environment changed since the import ({', '.join(changed)[:200]}): Triton's "
+                    "compiler reads it")
         if _knobs_state() != self._knobs:
-            self._refuse("triton.knobs changed since the import: they name the programs Triton's compiler runs")
+            return "tampering: triton.knobs changed since the import: they name the programs Triton's compiler runs"
+        return None
+
+    def check(self, kernel: Any, args: tuple, kwargs: dict) -> None:
+        """Raise :class:`LaunchRefused` unless launching ``kernel`` with ``args``/``kwargs`` hands
+        Triton nothing it would call back (on every launch: kept cheap)."""
         grid = kwargs.get("grid")
         if callable(grid):
             self._callback(grid, "grid")

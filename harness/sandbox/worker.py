@@ -147,7 +147,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     originals = install_proxies()
     snapshot = ModuleSnapshot()
     modes = ModeStacks()
-    arm(policy, originals)
+    arm(policy, originals, launch_check.compiler_state_changed)
     scrub_modules()
     sandbox += "+guard"
 
@@ -157,15 +157,10 @@ def run(job: dict, reporter: EventWriter) -> None:
     except BaseException as exc:  # noqa: BLE001 - SystemExit / KeyboardInterrupt from a submission too
         reporter.emit(protocol.REPORT, stage=protocol.LOAD, status=_status_of(exc), detail=format_error(exc, str(submission)))
         return
-    patched = snapshot.changed()
-    if patched:
-        reporter.emit(protocol.REPORT, stage=protocol.LOAD, status=INTEGRITY,
-                      detail=f"monkeypatch: the submission rebinds {', '.join(patched)} at import")
-        return
     try:
-        modes.check()
+        _unchanged(snapshot, modes, launch_check, "at import")
     except PermissionError as exc:
-        reporter.emit(protocol.REPORT, stage=protocol.LOAD, status=INTEGRITY, detail=f"{exc} (at import)")
+        reporter.emit(protocol.REPORT, stage=protocol.LOAD, status=INTEGRITY, detail=str(exc))
         return
     fn = getattr(module, task.entry, None) or getattr(module, ENTRY_ALIAS, None)
     if not callable(fn):
@@ -214,7 +209,7 @@ def run(job: dict, reporter: EventWriter) -> None:
                                 # and its values are rebuilt from exact types (no subclass code runs).
                                 modes.check(depth)
                                 payload = record.to_payload()
-                        _unchanged(snapshot, modes, "during the call")  # before library code runs for the harness
+                        _unchanged(snapshot, modes, launch_check, "during the call")  # before library code runs for the harness
                         sync()  # inside the trace: every kernel the call queued has run
                 except BaseException as exc:  # noqa: BLE001 - tampering, a refused primitive, an exit: the job ends
                     error = exc
@@ -243,7 +238,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     if job.get("perf"):
         server = PerfServer(task, seed, device, {protocol.CANDIDATE: fn}, reporter.emit, launches=launches,
                             monitor=lambda: TorchOpMonitor(forbid_host_transfer=on_gpu),  # watched like exe's calls
-                            tampered=lambda: _unchanged(snapshot, modes, "during perf"),
+                            tampered=lambda: _unchanged(snapshot, modes, launch_check, "during perf"),
                             trace=KernelTrace if on_gpu else None)
         serve_perf(server, commands, reporter, str(submission))
 
@@ -264,13 +259,16 @@ def serve_perf(server: Any, commands: Any, reporter: EventWriter, submission: st
         reporter.emit(protocol.REPORT, stage=protocol.PERF, status=_status_of(exc), detail=format_error(exc, submission))
 
 
-def _unchanged(snapshot: Any, modes: Any, when: str) -> None:
-    """Raise :class:`Tampering` if the submission rebound code the harness is about to rely on, or
-    left a torch mode of its own active (outside the monitors)."""
+def _unchanged(snapshot: Any, modes: Any, launch_check: Any, when: str) -> None:
+    """Raise :class:`Tampering` if the submission rebound code the harness is about to rely on, left
+    a torch mode of its own active (outside the monitors), or changed what steers Triton's compiler."""
     patched = snapshot.changed()
     if patched:
         raise Tampering(f"monkeypatch: the submission rebinds {', '.join(patched)} {when}")
     modes.check()
+    changed = launch_check.compiler_state_changed()
+    if changed:
+        raise Tampering(changed)
 
 
 def _save_outputs(payload: dict, path: Path) -> str:
