@@ -166,7 +166,8 @@ def _eval(args: argparse.Namespace) -> int:
         print(f"kernelbenchx: {exc}", file=sys.stderr)
         return 1
     if not jobs:
-        print(f"kernelbenchx: {args.source}: no predictions found (.py files or .jsonl lines)", file=sys.stderr)
+        print(f"kernelbenchx: {' '.join(args.source)}: no predictions found (.py files or .jsonl lines)",
+              file=sys.stderr)
         return 1
     code, summary, _ = _run(jobs, config, args.quiet)
     if summary is not None and not args.no_report:
@@ -291,7 +292,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     ev = sub.add_parser("eval", help="evaluate predictions (JSONL, .py file, or directory)")
-    ev.add_argument("source", help="predictions: a .jsonl file, a .py file named after its task, or a directory")
+    ev.add_argument("source", nargs="+",
+                    help="predictions: .jsonl files, .py files named after their task, or directories")
     ev.add_argument("--out", required=True, help="output directory (journal.jsonl, metrics.json, summary.json)")
     ev.add_argument("--interpret", action="store_true", help="use Triton's CPU interpreter even if a GPU is present")
     ev.add_argument("--no-perf", action="store_true", help="skip the perf stage (call and exe only)")

@@ -168,18 +168,24 @@ def prediction_files(root: Path) -> list[Path]:
     return sorted(found)
 
 
-def load_submissions(source: str | Path | Iterable[tuple[str, str]]) -> list[Job]:
-    """Jobs from a JSONL file, a ``.py`` file, a directory, or ``(task, code)`` pairs."""
+def load_submissions(source: str | Path | Iterable[tuple[str, str]] | list[str | Path]) -> list[Job]:
+    """Jobs from a JSONL file, a ``.py`` file, a directory, a list of those (job ids stay unique
+    across them), or ``(task, code)`` pairs."""
     counters: dict = defaultdict(int)
-    if not isinstance(source, (str, Path)):
-        return [_prepare(task, code, f"<item {i}>", None, counters) for i, (task, code) in enumerate(source)]
-    path = Path(source)
+    if isinstance(source, (str, Path)):
+        return _from_path(Path(source), counters)
+    items = list(source)
+    if items and all(isinstance(s, (str, Path)) for s in items):
+        return [job for s in items for job in _from_path(Path(s), counters)]
+    return [_prepare(task, code, f"<item {i}>", None, counters) for i, (task, code) in enumerate(items)]
+
+
+def _from_path(path: Path, counters: dict) -> list[Job]:
     if not path.exists():
         raise FileNotFoundError(f"{path}: no such file or directory")
     if path.is_dir():
-        files = prediction_files(path)
         jobs: list[Job] = []
-        for f in files:
+        for f in prediction_files(path):
             jobs.extend(_from_jsonl(f, counters) if f.suffix == ".jsonl" else [_from_py(f, counters)])
         return jobs
     if path.suffix == ".jsonl":

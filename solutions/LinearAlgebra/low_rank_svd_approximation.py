@@ -297,10 +297,10 @@ def _upper_square_and_eye(W0, R, V, m, n, BM: tl.constexpr):
 
 
 @triton.jit
-def _sort_columns(Wm, V, W2, V2, S, n, BJ: tl.constexpr, BI: tl.constexpr, BR: tl.constexpr):
-    # position of column j = number of columns with a larger norm (ties: lower index first); columns
-    # of Wm and V are copied to that position in W2 and V2, and the norms (the singular values, in
-    # descending order by construction) to S
+def _column_norms(Wm, NRM, n, BJ: tl.constexpr, BR: tl.constexpr):
+    # squared column norms, computed once: the sort below compares these stored values, since the
+    # same sum reduced in two tile shapes can round differently in compiled code (a column would
+    # then rank before itself and two columns share a position)
     b = tl.program_id(0).to(tl.int64)
     j = tl.program_id(1) * BJ + tl.arange(0, BJ)
     jm = j < n
@@ -311,15 +311,23 @@ def _sort_columns(Wm, V, W2, V2, S, n, BJ: tl.constexpr, BI: tl.constexpr, BR: t
         x = tl.load(Wm + b * n * n + r.to(tl.int64)[None, :] * n + j[:, None], mask=jm[:, None] & (r < n)[None, :],
                     other=0.0).to(tl.float64)
         nj += tl.sum(x * x, axis=1)
+    tl.store(NRM + b * n + j, nj, mask=jm)
+
+
+@triton.jit
+def _sort_columns(Wm, V, NRM, W2, V2, S, n, BJ: tl.constexpr, BI: tl.constexpr, BR: tl.constexpr):
+    # position of column j = number of columns with a larger norm (ties: lower index first); columns
+    # of Wm and V are copied to that position in W2 and V2, and the norms (the singular values, in
+    # descending order by construction) to S
+    b = tl.program_id(0).to(tl.int64)
+    j = tl.program_id(1) * BJ + tl.arange(0, BJ)
+    jm = j < n
+    rows = tl.arange(0, BR)
+    nj = tl.load(NRM + b * n + j, mask=jm, other=0.0)
     pos = tl.zeros([BJ], dtype=tl.int32)
     for i0 in range(0, n, BI):
         ii = i0 + tl.arange(0, BI)
-        ni = tl.zeros([BI], dtype=tl.float64)
-        for r0 in range(0, n, BR):
-            r = r0 + rows
-            x = tl.load(Wm + b * n * n + r.to(tl.int64)[None, :] * n + ii[:, None],
-                        mask=(ii < n)[:, None] & (r < n)[None, :], other=0.0).to(tl.float64)
-            ni += tl.sum(x * x, axis=1)
+        ni = tl.load(NRM + b * n + ii, mask=ii < n, other=0.0)
         before = (ni[None, :] > nj[:, None]) | ((ni[None, :] == nj[:, None]) & (ii[None, :] < j[:, None]))
         pos += tl.sum(tl.where(before & (ii < n)[None, :], 1, 0), axis=1)
     tl.store(S + b * n + pos, tl.sqrt(nj).to(S.dtype.element_ty), mask=jm)
@@ -426,7 +434,9 @@ def _svd(A, full_matrices, want_vectors=True):
     # 3. sort columns by norm, descending
     W2 = torch.empty_like(R)
     V2 = torch.empty_like(V)
-    _sort_columns[(nb, triton.cdiv(nn, 16))](R, V, W2, V2, S, nn, BJ=16, BI=32, BR=32)
+    NRM = torch.empty((nb, nn), dtype=torch.float64, device=dev)
+    _column_norms[(nb, triton.cdiv(nn, 16))](R, NRM, nn, BJ=16, BR=32)
+    _sort_columns[(nb, triton.cdiv(nn, 16))](R, V, NRM, W2, V2, S, nn, BJ=16, BI=32, BR=32)
     # 4. W2 = Q_w R_w with R_w diagonal up to rounding: U_R = Q_w diag(sign(R_w[j, j]))
     Ww, tauw = _qr_factor(W2)
     UR = _qr_form_q(Ww, tauw, nn)

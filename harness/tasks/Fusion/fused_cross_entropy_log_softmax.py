@@ -71,7 +71,7 @@ def _exact(args):
     # per-position magnitude of the quantities a float32 kernel rounds
     mag = torch.logsumexp(x, dim=1, keepdim=True).abs() + x.abs()
     c = x.shape[1]
-    wv = torch.ones(c, dtype=torch.float64) if w is None else w.abs()
+    wv = torch.ones(c, dtype=torch.float64, device=x.device) if w is None else w.abs()
     wview = wv.view([1, c] + [1] * (x.dim() - 2))
     tgt = args["target"]
     valid = tgt != ii

@@ -78,7 +78,7 @@ def _loss_bound(args):
     exact = F.cross_entropy(x, tgt, weight=w, ignore_index=ii, reduction=red, label_smoothing=s)
     per = F.cross_entropy(x, tgt, weight=w, ignore_index=ii, reduction="none", label_smoothing=s).abs()
     c = x.shape[1]
-    wv = torch.ones(c, dtype=torch.float64) if w is None else w.abs()
+    wv = torch.ones(c, dtype=torch.float64, device=x.device) if w is None else w.abs()
     mag = torch.logsumexp(x, dim=1, keepdim=True).abs() + x.abs()
     valid = tgt != ii
     tg = torch.where(valid, tgt, 0)

@@ -41,6 +41,8 @@ modified.
 
 def reference(input_indices, weight, other, *, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False, out=None):
+    if input_indices.numel() == 0:
+        max_norm = None  # no row is referenced; PyTorch's CUDA renorm fails on an empty index set
     emb = F.embedding(input_indices, weight, padding_idx=padding_idx, max_norm=max_norm, norm_type=norm_type,
                       scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
     result = torch.tanh(emb + other)
