@@ -122,8 +122,12 @@ def fused_cross_entropy_softmax_layernorm(logits, targets, normalized_shape, wei
     w = weight.contiguous() if has_weight else t  # dummy pointer when unused
     y = out if out is not None else torch.empty((N, C), dtype=torch.float32, device=device)
     BLOCK_C = min(triton.next_power_of_2(max(C, 1)), _MAX_BLOCK_C)
-    BLOCK_R = max(1, min(_TILE // BLOCK_C, triton.next_power_of_2(max(N, 1))))
+    # Triton 3.6 fails to compile this kernel for sm_90 ("PassManager::run failed"; 3.9 compiles it)
+    # with a one-row tile and with 8 warps on an 8 x 8 tile: at least two rows (one masked when
+    # N = 1), and about 8 elements of a tile per thread
+    BLOCK_R = max(2, min(_TILE // BLOCK_C, triton.next_power_of_2(max(N, 1))))
     grid = (triton.cdiv(N, BLOCK_R),)
+    num_warps = max(1, min(8, BLOCK_R * BLOCK_C // 256))
     num_partials = grid[0]
     part_loss = torch.empty(max(num_partials, 1), dtype=torch.float32, device=device)
     part_w = torch.empty_like(part_loss)
@@ -133,7 +137,7 @@ def fused_cross_entropy_softmax_layernorm(logits, targets, normalized_shape, wei
                                     logits.stride(0), logits.stride(1), y.stride(0), y.stride(1),
                                     ignore_index, float(label_smoothing), float(eps),
                                     HAS_WEIGHT=has_weight, REDUCE=reduction != "none",
-                                    BLOCK_R=BLOCK_R, BLOCK_C=BLOCK_C, num_warps=8)
+                                    BLOCK_R=BLOCK_R, BLOCK_C=BLOCK_C, num_warps=num_warps)
     if reduction != "none":
         _finalize_kernel[(1,)](part_loss, part_w, loss, num_partials, MEAN=reduction == "mean", BLOCK=_BLOCK_FINAL)
     return loss, y

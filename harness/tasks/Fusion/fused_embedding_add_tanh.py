@@ -41,15 +41,28 @@ modified.
 
 def reference(input_indices, weight, other, *, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False, out=None):
-    if input_indices.numel() == 0:
-        max_norm = None  # no row is referenced; PyTorch's CUDA renorm fails on an empty index set
-    emb = F.embedding(input_indices, weight, padding_idx=padding_idx, max_norm=max_norm, norm_type=norm_type,
-                      scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
+    if max_norm is not None:
+        _renorm_referenced_rows(input_indices, weight, max_norm, norm_type)
+    emb = F.embedding(input_indices, weight, padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq,
+                      sparse=sparse)
     result = torch.tanh(emb + other)
     if out is not None:
         out.copy_(result)
         return out
     return result
+
+
+def _renorm_referenced_rows(indices, weight, max_norm, norm_type):
+    """F.embedding's max_norm rescaling, done here as the description states it: PyTorch's CUDA
+    kernel sums w**p without the absolute value (an odd p gives a different norm than on the CPU)
+    and fails on an empty index set."""
+    rows = indices.reshape(-1).unique()
+    if rows.numel() == 0:
+        return
+    with torch.no_grad():
+        norms = torch.linalg.vector_norm(weight[rows], ord=norm_type, dim=1)
+        scale = torch.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+        weight[rows] = weight[rows] * scale[:, None]
 
 
 def cost(case: Case, output) -> Cost:
