@@ -144,8 +144,9 @@ class Evaluator:
     def __init__(self, *, seed: int = 0, mode: str | None = None, workers: int | None = None,
                  timeout: float | None = None, perf: bool = True, compile_baseline: bool = False,
                  max_pending: int = 256, shards: int | None = None, backend: str = "local",
-                 address: str | None = None) -> None:
-        """``timeout``: seconds for call and exe each (default 300; per submission in
+                 address: str | None = None, fail_fast: bool = False) -> None:
+        """``fail_fast``: stop a submission at its first wrong case (a faster answer for a wrong
+        one, with case counts that cover only the cases run); ``timeout``: seconds for call and exe each (default 300; per submission in
         :meth:`submit`); ``workers``: concurrent worker processes (per GPU, or interpreter
         workers; with ``backend="ray"``, slots per GPU actor, or interpreter actors); ``shards``:
         processes per submission (default on a GPU: as many as idle worker slots allow for its
@@ -154,7 +155,8 @@ class Evaluator:
         self._scratch = tempfile.TemporaryDirectory(prefix="kbx-warm-")
         config = RunConfig(out_dir=Path(self._scratch.name), seed=seed, mode=mode, workers=workers,
                            limits=StageLimits.with_timeout(timeout), perf=perf, compile_baseline=compile_baseline,
-                           shards=shards, shard_target_s=WARM_SHARD_TARGET_S, backend=backend, ray_address=address)
+                           shards=shards, shard_target_s=WARM_SHARD_TARGET_S, backend=backend, ray_address=address,
+                           fail_fast=fail_fast)
         if backend == "ray":
             from harness.run.ray_backend import RayActors
             self._runner = RayActors(config, address)

@@ -72,7 +72,7 @@ def _config(args: argparse.Namespace, **overrides) -> RunConfig:
     settings = dict(out_dir=Path(args.out), seed=args.seed, resume=args.resume, gpus=args.gpus,
                     workers=_workers(args), limits=limits, keep_job_dirs=args.keep_job_dirs,
                     mode=INTERPRETER if args.interpret else None, perf=not args.no_perf,
-                    compile_baseline=args.compile, shards=args.shards,
+                    compile_baseline=args.compile, shards=args.shards, fail_fast=getattr(args, "fail_fast", False),
                     backend=getattr(args, "backend", "local"), ray_address=getattr(args, "address", None))
     return RunConfig(**(settings | overrides))
 
@@ -300,6 +300,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--compile", action="store_true", help="also time torch.compile of the reference (compile time excluded, reported)")
     ev.add_argument("--golden-dir", default=None, help="golden results to compare with (default: golden_results/<this GPU>)")
     ev.add_argument("--no-report", action="store_true", help="do not write report.html and report.md into --out")
+    ev.add_argument("--fail-fast", action="store_true",
+                    help="stop each job at its first wrong case (faster on failing submissions; a failed job's "
+                         "case counts then cover only the cases it ran, and a later case's worse failure is not seen)")
     ev.add_argument("--backend", choices=("local", "ray"), default="local",
                     help="where jobs run: this machine (default) or a Ray cluster (pip install 'kernelbenchx[ray]')")
     ev.add_argument("--address", default=None, help="with --backend ray: the cluster ('auto', 'ray://host:port'); "

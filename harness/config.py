@@ -59,6 +59,7 @@ class RunConfig:
     compile_baseline: bool = False     # also time torch.compile of the reference
     golden_dir: Path | None = None     # stored golden results to compare with (default: auto-detect)
     remeasure_roofline: bool = False   # measure the GPU's ceilings even if cached
+    fail_fast: bool = False            # stop a job at its first wrong case (its case counts cover only those run)
     shards: int | None = None          # worker processes per job (None: by expected cost and free cores, GPU only)
     shard_target_s: float = 10.0       # automatic sharding aims at about this many seconds per process
     backend: str = "local"             # "local" | "ray" (run/ray_backend.py)

@@ -10,6 +10,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from conftest import ROOT, load_metrics, run_cli, write_jsonl
 
 
@@ -55,3 +57,19 @@ def test_sigkill_then_resume_matches_uninterrupted(tmp_path):
     assert len(keys) == len(set(keys)) == len(rows)  # no job journaled twice
     assert _verdicts(load_metrics(part)) == _verdicts(load_metrics(full))
     assert json.loads((part / "summary.json").read_text())["exe_pass"] == 5
+
+
+def test_a_run_resumes_only_with_the_settings_it_was_written_with(tmp_path):
+    from harness.run.journal import Journal, JournalError
+
+    header = {"seed": 0, "mode": "interpreter", "fail_fast": False}
+    Journal(tmp_path / "a", header, resume=False)
+    for changed in ({"seed": 1}, {"mode": "gpu"}, {"fail_fast": True}):
+        with pytest.raises(JournalError, match=next(iter(changed))):
+            Journal(tmp_path / "a", header | changed, resume=True)
+    Journal(tmp_path / "a", header, resume=True)
+    # a journal written before fail-fast existed was written without it
+    Journal(tmp_path / "b", {"seed": 0, "mode": "interpreter"}, resume=False)
+    Journal(tmp_path / "b", header, resume=True)
+    with pytest.raises(JournalError, match="fail_fast"):
+        Journal(tmp_path / "b", header | {"fail_fast": True}, resume=True)

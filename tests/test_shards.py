@@ -212,3 +212,47 @@ def test_a_batch_admits_jobs_in_queue_order_so_the_first_gets_its_shares(tmp_pat
     first, *others = (runner.results[j.key] for j in jobs)
     assert first.info["processes"] == 3 and first.info["timing"]["slot_wait_s"] < 0.5
     assert [r.verdict for r in (first, *others)] == ["ok", "ok", "wrong"]
+
+
+@pytest.fixture(scope="module")
+def fail_fast_evaluators():
+    with Evaluator(perf=False, workers=3, shards=3, timeout=120, fail_fast=True) as sharded, \
+            Evaluator(perf=False, workers=1, shards=1, timeout=120, fail_fast=True) as single:
+        yield sharded, single
+
+
+# right wherever Triton does the work, PyTorch's on 3-D inputs (TORCH_ON_3D's kernel is also wrong on NaN)
+RIGHT_BUT_TORCH_ON_3D = RELU + '''
+
+_triton_relu = relu
+
+
+def relu(input, inplace=False):
+    if input.dim() == 3:
+        _triton_relu(input.clone())  # a launch, for show
+        return input.relu_() if inplace else torch.relu(input)
+    return _triton_relu(input, inplace)
+'''
+
+
+@pytest.mark.parametrize("code, verdict", [(RELU, "ok"), (WRONG_ON_2D, "wrong"), (RIGHT_BUT_TORCH_ON_3D, "integrity")])
+def test_fail_fast_stops_a_wrong_job_at_a_wrong_case_and_changes_no_verdict(evaluators, fail_fast_evaluators, code,
+                                                                             verdict):
+    """With fail-fast a wrong job ends at a wrong case, in one process or three (the first share
+    to find one stops the others), and is still judged wrong for the same reason; a job that passes,
+    or fails for another reason than numbers, runs every case as without it."""
+    full, _ = _both(evaluators, code)
+    for fast in _both(fail_fast_evaluators, code):
+        assert fast["verdict"] == full["verdict"] == verdict, (fast["exe"], full["exe"])
+        assert fast["call"]["status"] == full["call"]["status"]
+        if verdict != "wrong":
+            assert _case_verdicts(fast) == _case_verdicts(full)
+            continue
+        statuses = [c["status"] for c in fast["cases"]]
+        assert len(statuses) < len(full["cases"]) and "wrong" in statuses
+        assert set(statuses) <= {"ok", "wrong"}
+        assert "fail-fast" in fast["exe"]["detail"] and "differ" in fast["exe"]["detail"]
+    single = _both(fail_fast_evaluators, WRONG_ON_2D)[1]
+    if verdict == "wrong":  # in one process the cases before the first wrong one all passed
+        assert [c["status"] for c in single["cases"]][-1] == "wrong"
+        assert all(c["status"] == "ok" for c in single["cases"][:-1])

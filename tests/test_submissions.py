@@ -77,3 +77,12 @@ def test_py_files_and_directories(tmp_path):
     jobs = load_submissions(tmp_path)
     assert [j.task_id for j in jobs] == ["Activation/gelu.py", None]
     assert "unknown task 'relu_try'" in jobs[1].error
+
+
+def test_several_sources_give_one_job_list_with_unique_ids(tmp_path):
+    (tmp_path / "Activation").mkdir()
+    (tmp_path / "Activation" / "gelu.py").write_text(CODE)
+    preds = write_jsonl(tmp_path / "p.jsonl", [{"file": "gelu", "predict": CODE}] * 2)
+    jobs = load_submissions([tmp_path / "Activation", preds, str(tmp_path / "Activation" / "gelu.py")])
+    assert [j.task_id for j in jobs] == ["Activation/gelu.py"] * 4
+    assert len({j.key for j in jobs}) == 4  # sample ids continue across the sources

@@ -38,9 +38,9 @@ class Journal:
     def _load(self, header: dict[str, Any]) -> None:
         lines = self.path.read_text(encoding="utf-8").splitlines()
         old = json.loads(lines[0]) if lines else {}
-        for key in ("seed", "mode"):
-            if old.get(key) != header.get(key):
-                raise JournalError(f"{self.path} was written with {key}={old.get(key)!r}, this run has "
+        for key, default in (("seed", None), ("mode", None), ("fail_fast", False)):  # journals before fail-fast: off
+            if old.get(key, default) != header.get(key, default):
+                raise JournalError(f"{self.path} was written with {key}={old.get(key, default)!r}, this run has "
                                    f"{key}={header.get(key)!r}: resume with the same settings or use another --out")
         complete = True
         for line in lines[1:]:

@@ -56,6 +56,8 @@ def judge_worker(task: Task, outcome: WorkerOutcome, cases: list[Case], expected
 
     if outcome.protocol_error:
         return _failed_at(outcome.stage, StageResult(INTEGRITY, f"protocol: {outcome.protocol_error}"))
+    if outcome.stopped_early and (report or {}).get("status") != INTEGRITY:
+        return _judge_stopped(task, outcome, cases, expected)
     if outcome.timed_out:
         return _failed_at(outcome.stage, StageResult(TIMEOUT, f"{outcome.stage} stage exceeded its time limit"), kept())
     if report is None:
@@ -88,16 +90,41 @@ def judge_worker(task: Task, outcome: WorkerOutcome, cases: list[Case], expected
                                                                  f"{len(cases) * len(configs)} expected"))
     verdicts = judge_calls(task, cases, expected, outcome.call_files, outcome.calls, _configs(report),
                            names_in(report.get("triton_kernels")))
+    return _stages_from(verdicts)
+
+
+def _stages_from(verdicts: list[dict] | str, note: str = "") -> Judgement:
+    """The call and exe verdicts of a job from the verdicts of its calls (a string: why they are malformed)."""
     if isinstance(verdicts, str):
         return Judgement(StageResult(OK), StageResult(INTEGRITY, f"worker outputs malformed: {verdicts}"))
     first_config = [v for v in verdicts if v["config"] == 0]
     if first_config and all(v["status"] == ERROR for v in first_config):
-        return Judgement(StageResult(ERROR, first_config[0]["detail"]), _not_run("call did not pass"), _public(verdicts))
+        return Judgement(StageResult(ERROR, first_config[0]["detail"] + note), _not_run("call did not pass"),
+                         _public(verdicts))
     for status in (INTEGRITY, ERROR, WRONG):
         failed = next((v for v in verdicts if v["status"] == status), None)
         if failed:
-            return Judgement(StageResult(OK), StageResult(status, failed["detail"]), _public(verdicts))
+            return Judgement(StageResult(OK), StageResult(status, failed["detail"] + note), _public(verdicts))
     return Judgement(StageResult(OK), StageResult(OK), _public(verdicts))
+
+
+def _judge_stopped(task: Task, outcome: WorkerOutcome, cases: list[Case], expected: list[CallRecord]) -> Judgement:
+    """A job the parent stopped at a wrong call (fail-fast): the calls its processes finished, judged
+    as usual, with the kernel names its call-stage event carried (it sent no report)."""
+    started = next((e for e in outcome.events if e.get("event") == protocol.STAGE and e.get("stage") == protocol.CALL),
+                   {})
+    verdicts = judge_calls(task, cases, expected, outcome.call_files, outcome.calls, [],
+                           names_in(started.get("triton_kernels")))
+    return _stages_from(verdicts, f"\n(stopped at this job's first wrong case: fail-fast; "
+                                  f"{len(outcome.calls)} call(s) made)")
+
+
+def fails_numerically(task: Task, cases: list[Case], expected: list[CallRecord], event: dict, path: Path) -> bool:
+    """Whether one reported call is wrong (its outputs differ from the reference): fail-fast's test,
+    made as each call is reported. Without the kernel names a call can only look more like library
+    work, never less, so a call wrong here is wrong in the final judgement too."""
+    verdicts = judge_calls(task, cases, expected, [path], [event], [], [])
+    return isinstance(verdicts, list) and len(verdicts) == 1 and verdicts[0]["status"] == WRONG
 
 
 def _configs(report: dict | None) -> list[str]:

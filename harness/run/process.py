@@ -14,9 +14,11 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from harness import protocol
 from harness.bounded_io import read_tail
@@ -40,6 +42,7 @@ class WorkerOutcome:
     report_time: float | None = None      # parent clock, s after start, when the report arrived
     calls: list[dict] = field(default_factory=list)  # call_done events, in order (kept if the worker dies)
     call_files: list[Path] = field(default_factory=list)  # where the tensors of each of those calls are
+    stopped_early: bool = False           # the parent stopped it at a failing call (fail-fast)
 
     def stage_durations(self) -> dict[str, float]:
         """Seconds spent in each stage as the parent saw it: from a stage's event to the next one
@@ -106,6 +109,10 @@ class WorkerProcess:
                     stdout=out, stderr=err, pass_fds=(write_fd,), start_new_session=True)
         os.close(write_fd)
         self._closed = False
+        # fail-fast (set by the runner): a test of each call as it is reported, and an event shared
+        # by the job's processes; once a call fails, every process of the job stops listening
+        self.stop_when: Callable[[dict, Path], bool] | None = None
+        self.halt: threading.Event | None = None
 
     @property
     def containment(self) -> str:
@@ -133,12 +140,16 @@ class WorkerProcess:
                         return self._broken("call events out of order")
                     self.outcome.call_files.append(self.job_dir / protocol.call_outputs_file(len(self.outcome.calls)))
                     self.outcome.calls.append(event)
+                    if self.stop_when is not None and self.stop_when(event, self.outcome.call_files[-1]):
+                        return self._stop()
                     continue
                 if len(self.outcome.events) < MAX_KEPT_EVENTS:
                     self.outcome.events.append(event)
                 return event
             if len(self._buffer) > MAX_LINE_BYTES:
                 return self._broken(f"an event line longer than {MAX_LINE_BYTES} bytes")
+            if self.halt is not None and self.halt.is_set():
+                return self._stop()  # another process of the job found a failing call
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self.outcome.timed_out = True
@@ -179,6 +190,13 @@ class WorkerProcess:
         self.outcome.stage_times[stage] = round(time.monotonic() - self._start, 3)
         return True
 
+    def _stop(self) -> None:
+        """Stop listening at a failing call (fail-fast); the caller kills the process."""
+        self.outcome.stopped_early = True
+        if self.halt is not None:
+            self.halt.set()
+        return None
+
     def _broken(self, why: str) -> None:
         """Stop listening to a worker that broke the protocol's bounds (the caller kills it)."""
         self.outcome.protocol_error = why
@@ -192,7 +210,7 @@ class WorkerProcess:
         deadline = time.monotonic() + limits.setup
         while True:
             event = self.next_event(min(deadline, hard))
-            if event is None or self.outcome.protocol_error:
+            if event is None or self.outcome.protocol_error or self.outcome.stopped_early:
                 return None
             if event.get("event") == protocol.STAGE:  # next_event passes only stages that advance
                 deadline = time.monotonic() + limits.for_stage(event["stage"])

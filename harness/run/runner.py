@@ -25,7 +25,7 @@ from harness.report.quality import code_quality
 from harness.run.environment import baseline_env, physical_gpu, worker_env
 from harness.run.gpu_memory import PerfMemory, budget_for, perf_footprint
 from harness.run.journal import Journal
-from harness.run.judge import judge_worker
+from harness.run.judge import fails_numerically, judge_worker
 from harness.run.perf_stage import baseline_dir, run_perf, start_baseline
 from harness.run.process import WorkerProcess
 from harness.run.reference import ReferenceCache
@@ -205,7 +205,7 @@ class Evaluator:
                       "started": time.strftime("%Y-%m-%dT%H:%M:%S"), "perf": self.perf_note(),
                       "compile_baseline": self.config.compile_baseline and self.perf_enabled,
                       "roofline": self.roofline, "golden": str(self.golden.path) if self.golden else None,
-                      "workers": len(self.slots())}
+                      "workers": len(self.slots()), "fail_fast": self.config.fail_fast}
             journal = Journal(self.config.out_dir, header, self.config.resume)
             pending: "queue.Queue[Job]" = queue.Queue()
             # Longest first (where this GPU's per-task times are known), so the run does not end
@@ -357,6 +357,8 @@ class Evaluator:
                 clock = time.monotonic()
                 expected = self.references.get(task, self.config.seed, device)
                 timing["reference_s"] = time.monotonic() - clock
+                if self.config.fail_fast:
+                    workers.stop_at_first_wrong(lambda event, path: fails_numerically(task, cases, expected, event, path))
                 workers.follow(limits)
                 admission.release(keep=1)  # the other shares' processes are done
                 ran = workers.all_ran()

@@ -18,6 +18,8 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import replace
+from pathlib import Path
+from typing import Callable
 
 from harness import protocol
 from harness.config import StageLimits
@@ -79,7 +81,7 @@ def merge_outcomes(outcomes: list[WorkerOutcome]) -> WorkerOutcome:
                    key=lambda pair: _call_order(pair[0]))
     merged = replace(main, stage=worst.stage, report=worst.report, timed_out=worst.timed_out,
                      returncode=worst.returncode, stderr_tail=worst.stderr_tail,
-                     protocol_error=worst.protocol_error,
+                     protocol_error=worst.protocol_error, stopped_early=any(o.stopped_early for o in outcomes),
                      seconds=max(o.seconds for o in outcomes),
                      calls=[call for call, _ in calls], call_files=[path for _, path in calls])
     if _severity(worst) == 0:
@@ -168,6 +170,13 @@ class JobWorkers:
         finally:
             for thread in threads:
                 thread.join()
+
+    def stop_at_first_wrong(self, wrong: Callable[[dict, Path], bool]) -> None:
+        """Fail-fast: every process stops being followed (and is then killed) as soon as any of
+        them reports a call that ``wrong`` judges wrong."""
+        halt = threading.Event()
+        for worker in self.workers:
+            worker.halt, worker.stop_when = halt, wrong
 
     def all_ran(self) -> bool:
         return all((w.outcome.report or {}).get("status") == protocol.RAN for w in self.workers)

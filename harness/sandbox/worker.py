@@ -184,7 +184,9 @@ def run(job: dict, reporter: EventWriter) -> None:
     # case is called even when an earlier one raised, and what is done is kept if the worker dies
     calls = 0
     configs: list[str] = []
-    reporter.emit(protocol.STAGE, stage=protocol.CALL, cases=len(selected), configs=config_count(autotuners))
+    # the kernel names go with the call stage too: a job the parent stops early (fail-fast) has no report
+    reporter.emit(protocol.STAGE, stage=protocol.CALL, cases=len(selected), configs=config_count(autotuners),
+                  triton_kernels=triton_names)
     for index in range(config_count(autotuners)):
         with pinned_configs(autotuners, index) as pins:
             configs.append(pins)
