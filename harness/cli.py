@@ -225,7 +225,7 @@ def _serve(args: argparse.Namespace) -> int:
         return serve(args.host, args.port, allow_remote=args.allow_remote, seed=args.seed,
                      mode=INTERPRETER if args.interpret else None, workers=_workers(args), timeout=args.timeout,
                      perf=not args.no_perf, compile_baseline=args.compile, max_pending=args.max_pending,
-                     backend=args.backend, address=args.address)
+                     backend=args.backend, address=args.address, fail_fast=args.fail_fast)
     except RemoteBindRefused as exc:
         raise UsageError(str(exc)) from None
 
@@ -343,6 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--interpret", action="store_true", help="use Triton's CPU interpreter even if a GPU is present")
     sv.add_argument("--no-perf", action="store_true", help="call and exe only")
     sv.add_argument("--compile", action="store_true", help="also time torch.compile of the reference")
+    sv.add_argument("--fail-fast", action="store_true", help="stop each submission at its first wrong case (as for eval)")
     sv.add_argument("--backend", choices=("local", "ray"), default="local", help="where submissions run (as for eval)")
     sv.add_argument("--address", default=None, help="with --backend ray: the cluster (as for eval)")
     sv.set_defaults(func=_serve)

@@ -145,12 +145,14 @@ class _Handler(BaseHTTPRequestHandler):
 def serve(host: str = "127.0.0.1", port: int = 8765, *, allow_remote: bool = False, seed: int = 0,
           mode: str | None = None, workers: int | None = None, timeout: float = 300.0, perf: bool = True,
           compile_baseline: bool = False, max_pending: int = 64, backend: str = "local",
-          address: str | None = None) -> int:
+          address: str | None = None, fail_fast: bool = False) -> int:
     """Run the server until SIGINT or SIGTERM; returns the exit code. ``backend="ray"``: the
-    submissions run on the Ray cluster at ``address``."""
+    submissions run on the Ray cluster at ``address``; ``fail_fast``: each submission stops at its
+    first wrong case."""
     check_bind(host, allow_remote)
     evaluator = Evaluator(seed=seed, mode=mode, workers=workers, timeout=timeout, perf=perf,
-                          compile_baseline=compile_baseline, max_pending=max_pending, backend=backend, address=address)
+                          compile_baseline=compile_baseline, max_pending=max_pending, backend=backend, address=address,
+                          fail_fast=fail_fast)
     try:
         server = EvaluationServer((host, port), evaluator, max_timeout=timeout)
     except OSError:

@@ -112,3 +112,21 @@ def test_summary_records_the_package_version_and_where_the_time_went(tmp_path):
         assert timing["call_s"] > 0  # the cases ran there
     for key, total in summary["time_breakdown_s"].items():
         assert total == pytest.approx(sum(j["info"]["timing"].get(key, 0) for j in jobs), abs=0.002), key
+
+
+def test_eval_fail_fast_over_several_sources(tmp_path):
+    """Two sources in one run; with --fail-fast a wrong job stops at a wrong case, a right one runs
+    every case, and the summary says the run was made that way."""
+    relu = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
+    wrong = relu.replace("mask = offsets < n_elements", "mask = offsets < n_elements - 1")  # the last element
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "relu.py").write_text(relu)
+    (tmp_path / "b.jsonl").write_text(json.dumps({"file": "relu", "predict": wrong}) + "\n")
+    out = tmp_path / "out"
+    run_cli("eval", str(tmp_path / "a"), str(tmp_path / "b.jsonl"), "--out", str(out), "-q", "--no-perf",
+            "--fail-fast", "--no-report", check=False)
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["fail_fast"] is True and summary["jobs"] == 2
+    right, bad = sorted(load_metrics(out), key=lambda m: m["source"].endswith(".jsonl:1"))
+    assert right["verdict"] == "ok" and bad["verdict"] == "wrong", (right["source"], bad["source"])
+    assert "fail-fast" in bad["exe"]["detail"] and len(bad["cases"]) < len(right["cases"])
