@@ -247,3 +247,16 @@ def test_gpu_actors_run_several_jobs_at_once_with_local_verdicts_and_one_timed_j
     assert all(m["perf"]["status"] == "ok" for m in jobs), [(m["task_id"], m["perf"]) for m in jobs]
     # jobs overlapped (several slots per actor), yet each GPU timed one job at a time
     assert any(m["info"]["timing"].get("perf_lock_wait_s", 0) > 0.05 for m in jobs)
+
+
+def test_fail_fast_reaches_the_ray_actors(tmp_path):
+    relu = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
+    wrong = relu.replace("mask = offsets < n_elements", "mask = offsets < n_elements - 1")
+    preds = tmp_path / "p.jsonl"
+    preds.write_text("".join(json.dumps({"file": "relu", "predict": code}) + "\n" for code in (relu, wrong)))
+    run_cli("eval", str(preds), "--out", str(tmp_path / "ray"), "-q", "--no-report", "--backend", "ray",
+            "--workers", "2", "--fail-fast", check=False, env=ENV)
+    right, bad = sorted(load_metrics(tmp_path / "ray"), key=lambda m: m["sample_id"] or 0)
+    assert right["verdict"] == "ok" and bad["verdict"] == "wrong"
+    assert "fail-fast" in bad["exe"]["detail"] and len(bad["cases"]) < len(right["cases"])
+    assert json.loads((tmp_path / "ray" / "summary.json").read_text())["fail_fast"] is True

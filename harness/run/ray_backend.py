@@ -64,7 +64,8 @@ class JobRunner:
         from harness.run.runner import Evaluator
         self.config = RunConfig(out_dir=config.out_dir, seed=config.seed, mode=mode, gpus=[0] if mode == GPU else None,
                                 workers=slots, limits=config.limits, memory_limit=config.memory_limit, perf=config.perf,
-                                compile_baseline=config.compile_baseline, golden_dir=config.golden_dir, shards=1)
+                                compile_baseline=config.compile_baseline, golden_dir=config.golden_dir, shards=1,
+                                fail_fast=config.fail_fast)
         self.evaluator = Evaluator(self.config)
         self.evaluator.open()
         self.slot = "0" if mode == GPU else None
@@ -186,7 +187,8 @@ def run_on_ray(jobs: list[Job], config: RunConfig, address: str | None = None,
     header = {"seed": config.seed, "mode": actors.mode, "versions": versions(),
               "started": time.strftime("%Y-%m-%dT%H:%M:%S"), "perf": context["perf"],
               "compile_baseline": config.compile_baseline and actors.mode == GPU, "roofline": context["roofline"],
-              "golden": context["golden"], "backend": "ray", "workers": len(actors.slots())}
+              "golden": context["golden"], "backend": "ray", "workers": len(actors.slots()),
+              "fail_fast": config.fail_fast}
     journal = Journal(config.out_dir, header, config.resume)
     pending: "queue.Queue[Job]" = queue.Queue()
     for job in jobs:
