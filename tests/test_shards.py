@@ -256,3 +256,31 @@ def test_fail_fast_stops_a_wrong_job_at_a_wrong_case_and_changes_no_verdict(eval
     if verdict == "wrong":  # in one process the cases before the first wrong one all passed
         assert [c["status"] for c in single["cases"]][-1] == "wrong"
         assert all(c["status"] == "ok" for c in single["cases"][:-1])
+
+
+# Right on every case, but from its third call on it rewrites the saved outputs of its first call (a
+# call the parent, with fail-fast, has already judged as it was reported) with values of its choice.
+REWRITES_A_JUDGED_CALL = RELU + '''
+
+_triton_relu = relu
+_calls = [0]
+
+
+def relu(input, inplace=False):
+    _calls[0] += 1
+    if _calls[0] >= 3:
+        try:
+            torch.save({"forged": torch.zeros(3)}, "call_0.pt")
+        except Exception:
+            pass
+    return _triton_relu(input, inplace)
+'''
+
+
+def test_a_call_judged_early_is_judged_again_from_what_was_saved_when_reported(evaluators, fail_fast_evaluators):
+    """fail-fast judges each call as it arrives, but nothing it saw is trusted later: the final
+    judgement reads every call again against the SHA-256 its signed event named, so rewriting an
+    already judged call's file (if the sandbox lets it) fails the job with or without fail-fast."""
+    full = _both(evaluators, REWRITES_A_JUDGED_CALL)[1]
+    fast = _both(fail_fast_evaluators, REWRITES_A_JUDGED_CALL)[1]
+    assert full["verdict"] != "ok" and fast["verdict"] == full["verdict"], (full["exe"], fast["exe"])

@@ -122,8 +122,13 @@ def _judge_stopped(task: Task, outcome: WorkerOutcome, cases: list[Case], expect
 def fails_numerically(task: Task, cases: list[Case], expected: list[CallRecord], event: dict, path: Path) -> bool:
     """Whether one reported call is wrong (its outputs differ from the reference): fail-fast's test,
     made as each call is reported. Without the kernel names a call can only look more like library
-    work, never less, so a call wrong here is wrong in the final judgement too."""
-    verdicts = judge_calls(task, cases, expected, [path], [event], [], [])
+    work, never less, so a call wrong here is wrong in the final judgement too. Anything unexpected
+    answers False: the job then runs on and the final judgement (which judges every call again)
+    decides."""
+    try:
+        verdicts = judge_calls(task, cases, expected, [path], [event], [], [])
+    except Exception:  # noqa: BLE001 - whatever the worker sent, the follow loop must not break
+        return False
     return isinstance(verdicts, list) and len(verdicts) == 1 and verdicts[0]["status"] == WRONG
 
 
