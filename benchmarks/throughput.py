@@ -1,11 +1,16 @@
 """Throughput of the harness (issue 14): where a suite run's time goes, and how fast a warm evaluator
 answers one small submission, alone and under 16 concurrent HTTP clients.
 
-    python benchmarks/throughput.py --out runs/throughput [--parts suite,warm,serve] [--repeats 20]
+    python benchmarks/throughput.py --out runs/throughput [--parts call_exe,with_perf,warm,serve]
+                                    [--repeats 20] [--suite-timeout 540]
 
 Parts (each writes its numbers into OUT/throughput.json, and a table to stdout):
-- ``suite``: ``kernelbenchx eval solutions`` with ``--no-perf`` and with perf (perf only on a GPU):
-  wall time, jobs, and the summed per-stage breakdown (summary.json's ``time_breakdown_s``);
+- ``call_exe``, ``with_perf`` (``suite`` = both): ``kernelbenchx eval solutions`` with ``--no-perf``
+  and with perf (perf only on a GPU): wall time, jobs, and the summed per-stage breakdown
+  (summary.json's ``time_breakdown_s``); a run stopped at ``--suite-timeout`` reports the jobs its
+  journal holds, marked ``cut``. With perf, each job's speedup against the committed golden results
+  of the same solution (``speedup_vs_golden_triton``: golden median / today's median) says how
+  far today's timings are from the golden run's;
 - ``warm``: a warm ``harness.api.Evaluator``; ``--repeats`` sequential submissions of the bundled
   ReLU, call+exe and (on a GPU) with perf: latency p50 / p95 / max;
 - ``serve``: ``kernelbenchx serve``'s server in this process, 16 clients posting the same ReLU
@@ -24,6 +29,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,22 +44,55 @@ def _percentiles(seconds: list[float]) -> dict[str, float]:
             "max_s": round(ordered[-1], 3)}
 
 
-def suite(out: Path, gpu: bool) -> dict:
-    results = {}
-    for name, extra in (("call_exe", ["--no-perf"]), ("with_perf", [])):
-        if name == "with_perf" and not gpu:
-            results[name] = {"skipped": "no GPU"}
-            continue
-        run_dir = out / f"suite_{name}"
-        started = time.monotonic()
+SUITES = {"call_exe": ["--no-perf"], "with_perf": []}
+
+
+def suite(name: str, out: Path, gpu: bool, timeout: float) -> dict:
+    """One ``kernelbenchx eval solutions`` run: its wall time, verdicts and per-stage time."""
+    if name == "with_perf" and not gpu:
+        return {"skipped": "no GPU"}
+    run_dir = out / f"suite_{name}"
+    started = time.monotonic()
+    try:
         proc = subprocess.run([sys.executable, "-m", "harness.cli", "eval", str(ROOT / "solutions"), "--out",
-                               str(run_dir), "-q", *extra], cwd=ROOT, capture_output=True, text=True)
-        wall = time.monotonic() - started
-        summary = json.loads((run_dir / "summary.json").read_text()) if proc.returncode == 0 else {}
-        results[name] = {"wall_s": round(wall, 1), "exit": proc.returncode, "jobs": summary.get("jobs"),
-                         "exe_rate": summary.get("exe_rate"), "time_breakdown_s": summary.get("time_breakdown_s"),
-                         "stderr_tail": proc.stderr[-500:] if proc.returncode else ""}
-    return results
+                               str(run_dir), "-q", *SUITES[name]], cwd=ROOT, capture_output=True, text=True,
+                              timeout=timeout)
+        exit_code, stderr = proc.returncode, proc.stderr
+    except subprocess.TimeoutExpired as stopped:  # the CLI's journal keeps the jobs it finished
+        exit_code, stderr = None, stopped.stderr if isinstance(stopped.stderr, str) else ""
+    wall = time.monotonic() - started
+    from harness.report.summary import time_breakdown
+    from harness.verdicts import JobResult
+    jobs = _journal(run_dir)
+    result = {"wall_s": round(wall, 1), "exit": exit_code, "cut": exit_code is None, "jobs": len(jobs),
+              "verdicts": dict(sorted(Counter(j["verdict"] for j in jobs).items())),
+              "time_breakdown_s": time_breakdown([JobResult.from_json(j) for j in jobs]),
+              "stderr_tail": stderr[-500:] if exit_code else ""}
+    if name == "with_perf":
+        result["against_golden"] = against_golden(jobs)
+    return result
+
+
+def _journal(run_dir: Path) -> list[dict]:
+    """The finished jobs of a run (its journal is written as each job ends, so a cut run has one)."""
+    path = run_dir / "journal.jsonl"
+    if not path.exists():
+        return []
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [r for r in rows if "verdict" in r and "task_id" in r]
+
+
+def against_golden(jobs: list[dict]) -> dict:
+    """Today's per-job timings of the bundled solutions against the committed golden results of the
+    same solutions: the share within 2% and the median |change| (the repeatability across runs)."""
+    ratios = {j["task_id"]: (j.get("perf_metrics") or {}).get("speedup_vs_golden_triton") for j in jobs}
+    compared = {task: r for task, r in ratios.items() if r}
+    changes = sorted(abs(r - 1.0) for r in compared.values())
+    return {"compared": len(compared), "perf_ok": sum(j.get("perf_ok", False) for j in jobs),
+            "within_2pct": sum(c <= 0.02 for c in changes),
+            "median_abs_change": round(statistics.median(changes), 4) if changes else None,
+            "outside_2pct": {task: r for task, r in sorted(compared.items()) if abs(r - 1.0) > 0.02},
+            "no_golden": sorted(task for task, r in ratios.items() if not r)}
 
 
 def warm(repeats: int, gpu: bool) -> dict:
@@ -120,7 +159,9 @@ def serve(repeats: int, clients: int, gpu: bool) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", required=True)
-    parser.add_argument("--parts", default="suite,warm,serve")
+    parser.add_argument("--parts", default="call_exe,with_perf,warm,serve")
+    parser.add_argument("--suite-timeout", type=float, default=540.0,
+                        help="seconds a suite run may take; a longer one is stopped and reported as cut")
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--clients", type=int, default=16)
     args = parser.parse_args(argv)
@@ -129,9 +170,11 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     report: dict = {"gpu": torch.cuda.get_device_name(0) if gpu else None, "date": time.strftime("%Y-%m-%dT%H:%M:%S")}
-    parts = args.parts.split(",")
-    if "suite" in parts:
-        report["suite"] = suite(out, gpu)
+    parts = args.parts.replace("suite", "call_exe,with_perf").split(",")
+    for name in SUITES:
+        if name in parts:
+            report.setdefault("suite", {})[name] = suite(name, out, gpu, args.suite_timeout)
+            (out / "throughput.json").write_text(json.dumps(report, indent=2))  # kept if a later part is cut
     if "warm" in parts:
         report["warm"] = warm(args.repeats, gpu)
     if "serve" in parts:

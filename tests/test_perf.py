@@ -8,6 +8,7 @@ itself, measured in the same run.
 from __future__ import annotations
 
 import json
+import random
 import time
 
 import pytest
@@ -16,8 +17,9 @@ import torch
 from conftest import ROOT, load_metrics, run_cli, write_jsonl
 from harness.perf.metrics import faster_than_roofline, geomean, job_metrics, run_metrics
 from harness.perf.roofline import gpu_slug, roofline_ms
-from harness.perf.timing import (MAX_REPS_PER_ROUND, MAX_SPIN_CYCLES, MIN_REPS_PER_ROUND, SPIN_CYCLES, EventTimer,
-                            TimingStats, reps_per_round)
+from harness.perf.timing import (MAX_REPS_PER_ROUND, MAX_ROUNDS, MAX_SPIN_CYCLES, MEDIAN_PRECISION, MIN_REPS_PER_ROUND,
+                            MIN_ROUNDS, SPIN_CYCLES, EventTimer, TimingStats, median_halfwidth, precise_enough,
+                            reps_per_round)
 
 RELU = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
 LAUNCH = "        _relu_kernel[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)\n"
@@ -122,7 +124,7 @@ def test_a_repetition_whose_launch_outlasts_the_spin_is_measured_again_with_a_lo
 
 def test_a_wrapper_always_slow_to_issue_is_measured_again_only_once():
     timer = _gpu_timer_on_host_clock()
-    fn = _counting(lambda: time.sleep(0.020))  # four times the default spin
+    fn = _counting(lambda: time.sleep(0.020))  # ten times the default spin
     ms = timer.time(fn, lambda i: None, reps=4)
     assert len(ms) == 4 and fn.calls == 5  # later repetitions start with a spin that outlasts the issue
     assert timer._spin_cycles > 4 * SPIN_CYCLES
@@ -135,6 +137,45 @@ def test_a_wrapper_always_slower_than_the_longest_spin_is_timed_as_it_is():
     ms = timer.time(fn, lambda i: None, reps=2)
     assert len(ms) == 2 and min(ms) >= 400.0 and fn.calls == 2
     assert timer._spin_cycles == MAX_SPIN_CYCLES
+
+
+def test_median_halfwidth_follows_the_spread_and_the_count():
+    rng = random.Random(0)
+    noisy = [1.0 + rng.gauss(0, 0.05) for _ in range(90)]
+    quiet = [1.0 + rng.gauss(0, 0.002) for _ in range(90)]
+    assert median_halfwidth(quiet) < MEDIAN_PRECISION < median_halfwidth(noisy)
+    # four times the samples: about half the width (sqrt(n))
+    more = [1.0 + rng.gauss(0, 0.05) for _ in range(360)]
+    assert 0.3 < median_halfwidth(more) / median_halfwidth(noisy) < 0.75
+    assert median_halfwidth([1.0] * 4) == float("inf")  # too few to say
+
+
+def test_rounds_end_when_every_side_is_precise_or_at_the_cap():
+    rng = random.Random(1)
+    quiet = lambda n: [1.0 + rng.gauss(0, 0.002) for _ in range(n)]  # noqa: E731
+    noisy = lambda n: [1.0 + rng.gauss(0, 0.2) for _ in range(n)]  # noqa: E731
+    assert not precise_enough({"candidate": quiet(60), "eager": quiet(60)}, MIN_ROUNDS - 1)
+    assert precise_enough({"candidate": quiet(60), "eager": quiet(60)}, MIN_ROUNDS)
+    assert not precise_enough({"candidate": quiet(60), "eager": noisy(60)}, MIN_ROUNDS)  # one noisy side
+    assert precise_enough({"candidate": quiet(60), "eager": noisy(60)}, MAX_ROUNDS)
+    assert precise_enough({"candidate": quiet(60), "compile": []}, MIN_ROUNDS)  # a side dropped (unavailable)
+
+
+def test_every_timed_call_is_equally_likely_to_be_the_judged_one():
+    from harness.run.perf_stage import replace_kept
+    draw, reps, rounds = random.Random(2), 10, 7
+    counts = [0] * rounds
+    trials = 7000
+    for _ in range(trials):
+        kept = None
+        for r in range(rounds):
+            keep = replace_kept(r * reps, reps, draw)
+            assert keep is None or r * reps <= keep < (r + 1) * reps
+            kept = kept if keep is None else keep
+        counts[kept // reps] += 1
+    # each round holds 1/7 of the kept calls (1000 expected; 5 sigma ~ 150): the last rounds as
+    # often as the first, so being wrong only late is caught as often as being wrong early
+    assert all(abs(c - trials / rounds) < 150 for c in counts), counts
 
 
 def test_reps_per_round_is_bounded():
@@ -329,9 +370,12 @@ def test_perf_protocol_end_to_end_on_cpu(tmp_path):
     assert good["perf"]["status"] == "ok", good["perf"]
     assert next(m for m in metrics if m["sample_id"] == 1)["perf"]["status"] == "ok"
     for case in good["perf_metrics"]["cases"]:
-        assert case["candidate"]["reps"] >= 5 * MIN_REPS_PER_ROUND and case["eager"]["reps"] >= 5 * MIN_REPS_PER_ROUND
+        assert MIN_ROUNDS <= case["rounds"] <= MAX_ROUNDS
+        for side in ("candidate", "eager"):
+            assert case[side]["reps"] >= case["rounds"] * MIN_REPS_PER_ROUND
         assert case["candidate"]["median_ms"] > 0 and case["speedup_vs_eager"] > 0
-    assert good["perf_metrics"]["rounds"] == 5 and good["perf_metrics"]["speedup"] > 0
+    assert good["perf_metrics"]["rounds"] == max(c["rounds"] for c in good["perf_metrics"]["cases"])
+    assert good["perf_metrics"]["speedup"] > 0
 
     # The golden-results files written from such a run read back as the per-case baselines.
     from harness.perf.golden import GoldenResults, write

@@ -47,6 +47,7 @@ def case_metrics(raw: dict[str, Any], roofline: dict[str, Any] | None, golden: d
     for side, s in stats.items():
         out[side] = {k: v if k == "reps" else _r(v) for k, v in s.to_json().items()}
     out["runtime_ms"] = _r(cand)
+    out["rounds"] = raw.get("rounds")
     seconds = cand * 1e-3
     out["tflops"] = _r(raw["flops"] / seconds / 1e12) if raw.get("flops") else None
     out["gbs"] = _r(raw["bytes"] / seconds / 1e9) if raw.get("bytes") else None

@@ -12,6 +12,7 @@ over many repetitions, with the interquartile range as the spread.
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from dataclasses import dataclass
@@ -19,16 +20,25 @@ from typing import Any, Callable, Iterable
 
 import torch
 
-# Sizing of repetitions per timing round: enough measured time for a stable median, bounded so a
-# slow kernel does not take minutes.
-ROUND_TARGET_S = 0.025
+# Sizing of repetitions per timing round: a round is short (each side's rounds are interleaved, so
+# drift between sides averages out), and rounds are added until the median is precise enough
+# (``precise_enough``), between MIN_ROUNDS and MAX_ROUNDS. On the H200, kernels of 0.1 ms and more
+# reach the target in the minimum; only microsecond kernels, whose per-repetition jitter is a few
+# percent, take more rounds, and those rounds are cheap.
+ROUND_TARGET_S = 0.010
 MIN_REPS_PER_ROUND = 5
-MAX_REPS_PER_ROUND = 60
-# A spin kernel queued before each start event (~0.25 ms at 2 GHz): the GPU reaches the event only
+MAX_REPS_PER_ROUND = 30
+MIN_ROUNDS = 3
+MAX_ROUNDS = 7
+# Relative half-width of the 95% confidence interval of a side's median that ends the rounds: a
+# speedup (the ratio of two medians) then moves by well under 1% between runs.
+MEDIAN_PRECISION = 0.005
+# A spin kernel queued before each start event (~0.1 ms at 2 GHz): the GPU reaches the event only
 # after the host has queued the timed call, so host-side launch overhead, and the CPU contention of
-# jobs compiling beside the timed one, stay out of the measurement on both sides.
-SPIN_CYCLES = 500_000
-MAX_SPIN_CYCLES = 64 * SPIN_CYCLES  # ~16 ms: a wrapper slower than that to launch is timed as it is
+# jobs compiling beside the timed one, stay out of the measurement on both sides. A call that takes
+# longer to issue is measured again with a spin twice its issue time (``EventTimer.time``).
+SPIN_CYCLES = 200_000
+MAX_SPIN_CYCLES = 160 * SPIN_CYCLES  # ~16 ms: a wrapper slower than that to launch is timed as it is
 REMEASURE_ATTEMPTS = 3
 
 
@@ -64,6 +74,26 @@ def reps_per_round(estimate_ms: float) -> int:
     if estimate_ms <= 0:
         return MAX_REPS_PER_ROUND
     return int(min(MAX_REPS_PER_ROUND, max(MIN_REPS_PER_ROUND, ROUND_TARGET_S * 1e3 / estimate_ms)))
+
+
+def median_halfwidth(samples_ms: list[float]) -> float:
+    """Relative half-width of a distribution-free 95% confidence interval of the median of
+    ``samples_ms`` (order statistics n/2 -+ 0.98 sqrt(n)); ``inf`` for too few samples."""
+    n = len(samples_ms)
+    if n < 8:
+        return math.inf
+    ordered = sorted(samples_ms)
+    spread = 0.98 * math.sqrt(n)
+    low, high = max(0, math.floor(n / 2 - spread)), min(n - 1, math.ceil(n / 2 + spread))
+    median = statistics.median(ordered)
+    return (ordered[high] - ordered[low]) / (2 * median) if median > 0 else math.inf
+
+
+def precise_enough(samples: dict[str, list[float]], rounds: int) -> bool:
+    """Whether ``rounds`` interleaved rounds with these samples per side are enough."""
+    if rounds < MIN_ROUNDS:
+        return False
+    return rounds >= MAX_ROUNDS or all(median_halfwidth(ms) <= MEDIAN_PRECISION for ms in samples.values() if ms)
 
 
 class L2Flush:

@@ -4,7 +4,8 @@ For a job that passed exe, the parent starts the trusted baseline process (harne
 lets it draw its inputs and compile ``torch.compile`` of the reference *before* taking the GPU (so
 compilation overlaps other jobs' timing), then takes the GPU's timing lock: no other job is timed on
 that GPU until this one is done. Under the lock, for each perf case: both processes warm up, then
-``ROUNDS`` rounds alternate candidate / eager / compile, each side timing its own repetitions; while
+rounds alternate candidate / eager / compile, each side timing its own repetitions, until every
+side's median is precise enough (perf/timing.py: between MIN_ROUNDS and MAX_ROUNDS); while
 a baseline is timed, the candidate's process group is stopped (SIGSTOP), so it cannot load the GPU
 meanwhile. Each side then calls once on a separate check set; after the GPU is released, the
 candidate's check results are judged against the reference's by the baseline process.
@@ -20,13 +21,12 @@ from typing import Any
 
 from harness import protocol
 from harness.config import StageLimits
-from harness.perf.timing import reps_per_round
+from harness.perf.timing import precise_enough, reps_per_round
 from harness.protocol import CANDIDATE
 from harness.run.judge import library_kernels, names_in
 from harness.run.process import WorkerProcess
 from harness.verdicts import CRASHED, ERROR, HARNESS_ERROR, INTEGRITY, OK, TIMEOUT, WRONG, StageResult
 
-ROUNDS = 5
 _KEPT_REP = random.SystemRandom()  # which timed call is judged: nothing the candidate can predict
 
 
@@ -130,17 +130,31 @@ def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[d
         estimates = {CANDIDATE: cand["estimate_ms"][CANDIDATE], **base["estimate_ms"]}
         samples: dict[str, list[float]] = {side: [] for side in estimates}
         reps = {side: reps_per_round(ms) for side, ms in estimates.items()}
-        kept = _KEPT_REP.randrange(ROUNDS * reps[CANDIDATE])  # the timed call whose result is judged
-        for round_index in range(ROUNDS):
-            order = list(estimates) if round_index % 2 == 0 else list(reversed(estimates))
+        rounds = kept = 0
+        while not precise_enough(samples, rounds):
+            order = list(estimates) if rounds % 2 == 0 else list(reversed(estimates))
             for side in order:
-                samples[side] += _time_side(candidate, baseline, index, side, reps[side],
-                                            round_index * reps[side], deadline, keep=kept)
+                first = rounds * reps[side]
+                keep = replace_kept(first, reps[side]) if side == CANDIDATE else None
+                kept = kept if keep is None else keep
+                samples[side] += _time_side(candidate, baseline, index, side, reps[side], first, deadline, keep=keep)
+            rounds += 1
         clock = time.monotonic()
         _check_call(candidate, baseline, index, deadline, kept)
         checks_s += time.monotonic() - clock
-        cases.append({**base, "candidate_first_call_s": cand["first_call_s"][CANDIDATE], "samples_ms": samples})
-    return {"cases": cases, "rounds": ROUNDS, "check_calls_s": round(checks_s, 3)}
+        cases.append({**base, "candidate_first_call_s": cand["first_call_s"][CANDIDATE], "samples_ms": samples,
+                      "rounds": rounds})
+    return {"cases": cases, "rounds": max((c["rounds"] for c in cases), default=0), "check_calls_s": round(checks_s, 3)}
+
+
+def replace_kept(first: int, reps: int, draw: random.Random = _KEPT_REP) -> int | None:
+    """For timed calls ``first .. first+reps-1`` of the candidate: the one whose result replaces the
+    one kept so far to be judged, or None. A reservoir of one: after any number of rounds, every
+    timed call was equally likely to be kept, so a wrapper cannot be wrong only in the rounds that
+    run when the first ones were noisy."""
+    if draw.random() * (first + reps) < reps:
+        return first + draw.randrange(reps)
+    return None
 
 
 def _time_side(candidate: WorkerProcess, baseline: WorkerProcess, case: int, side: str, reps: int,
