@@ -95,7 +95,8 @@ def against_golden(jobs: list[dict]) -> dict:
             "no_golden": sorted(task for task, r in ratios.items() if not r)}
 
 
-def warm(repeats: int, gpu: bool) -> dict:
+def warm(repeats: int, gpu: bool, on_part=lambda results: None) -> dict:
+    """Latency of a warm evaluator, call+exe and (on a GPU) with perf; ``on_part`` sees the results so far."""
     from harness.api import Evaluator
     results = {}
     for name, perf in (("call_exe", False), ("with_perf", True)):
@@ -105,15 +106,24 @@ def warm(repeats: int, gpu: bool) -> dict:
         started = time.monotonic()
         with Evaluator(perf=perf) as ev:
             opened = time.monotonic() - started
+            t = time.monotonic()
             ev.submit(TASK, RELU).result()  # the first job warms the reference cache and compile caches
+            first = time.monotonic() - t
+            _progress(f"warm {name}: opened in {opened:.2f} s, first job {first:.2f} s")
             latencies, verdicts = [], []
-            for _ in range(repeats):
+            for i in range(repeats):
                 t = time.monotonic()
                 verdicts.append(ev.submit(TASK, RELU).result()["verdict"])
                 latencies.append(time.monotonic() - t)
-        results[name] = {"open_s": round(opened, 2), **_percentiles(latencies),
+                _progress(f"warm {name}: {i + 1}/{repeats} {latencies[-1]:.2f} s {verdicts[-1]}")
+        results[name] = {"open_s": round(opened, 2), "first_s": round(first, 2), **_percentiles(latencies),
                          "verdicts": sorted(set(verdicts))}
+        on_part(results)
     return results
+
+
+def _progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 def serve(repeats: int, clients: int, gpu: bool) -> dict:
@@ -142,6 +152,7 @@ def serve(repeats: int, clients: int, gpu: bool) -> dict:
                 latencies.append(time.monotonic() - t)
                 if not ok:
                     failures.append(str(verdict)[:200])
+                _progress(f"serve: {len(latencies)} answered, last {latencies[-1]:.2f} s {verdict if ok else 'FAILED'}")
 
     started = time.monotonic()
     threads = [threading.Thread(target=client) for _ in range(clients)]
@@ -176,7 +187,11 @@ def main(argv: list[str] | None = None) -> int:
             report.setdefault("suite", {})[name] = suite(name, out, gpu, args.suite_timeout)
             (out / "throughput.json").write_text(json.dumps(report, indent=2))  # kept if a later part is cut
     if "warm" in parts:
-        report["warm"] = warm(args.repeats, gpu)
+        def keep(results: dict) -> None:  # written as each mode ends, so a cut run keeps what it measured
+            report["warm"] = results
+            (out / "throughput.json").write_text(json.dumps(report, indent=2))
+        report["warm"] = warm(args.repeats, gpu, keep)
+        keep(report["warm"])
     if "serve" in parts:
         report["serve"] = serve(max(1, args.repeats // 4), args.clients, gpu)
     (out / "throughput.json").write_text(json.dumps(report, indent=2))

@@ -58,6 +58,23 @@ def compare_outputs(out: Any, ref: Any, tolerances: dict | None = None, where: s
     return compare_tensors(ot, rt, tolerance_for(rt.dtype, tolerances), where)
 
 
+# Comparisons run over flat chunks of this many elements: their float64 temporaries stay near
+# 32 MB each however large the output (a perf-size output judged on a GPU that other jobs share,
+# an exe output as large as a worker may save judged in the parent beside other jobs').
+CHUNK_ELEMENTS = 1 << 22
+
+
+def _chunks(*tensors: torch.Tensor):
+    """``(offset, [chunk of each tensor])`` over the tensors flattened alike."""
+    flat = [t.reshape(-1) for t in tensors]
+    for start in range(0, flat[0].numel(), CHUNK_ELEMENTS):
+        yield start, [f[start:start + CHUNK_ELEMENTS] for f in flat]
+
+
+def _anywhere(bad_in: Any, out: torch.Tensor, ref: torch.Tensor) -> bool:
+    return any(bool(bad_in(o, r).any()) for _, (o, r) in _chunks(out, ref))
+
+
 def compare_tensors(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance | None, where: str = "output") -> str | None:
     """Values of two same-shape tensors; ``tol=None`` means exact (integers, bool)."""
     if out.device != ref.device:
@@ -67,37 +84,40 @@ def compare_tensors(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance | None,
     if ref.is_complex():
         return _compare_complex(out, ref, tol, where)
     if tol is None or not ref.dtype.is_floating_point:
-        bad = out != ref
-        if bad.any():
-            return _summary(where, out, ref, bad, exact=True)
-        return None
+        differs = lambda o, r: o != r  # noqa: E731
+        return _summary(where, out, ref, differs, exact=True) if _anywhere(differs, out, ref) else None
     trivial = _trivial_output(out, ref, where)
     if trivial:
         return trivial
-    o = out.double()
-    r = ref.double()
-    o_nan, r_nan = torch.isnan(o), torch.isnan(r)
-    if (o_nan != r_nan).any():
-        bad = o_nan != r_nan
-        return _summary(where, out, ref, bad, note="NaN where the reference is not (or the reverse)")
-    r_inf, o_inf = torch.isinf(r), torch.isinf(o)
-    if (r_inf != o_inf).any() or (r_inf & (o != r)).any():
-        bad = (r_inf != o_inf) | (r_inf & (o != r))
-        return _summary(where, out, ref, bad, note="infinities differ")
-    finite = ~(r_nan | r_inf)
-    rf, of = r[finite], o[finite]
-    if rf.numel() == 0:
+
+    def nan_differs(o: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
+        return torch.isnan(o) != torch.isnan(r)
+
+    def inf_differs(o: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
+        o, r = o.double(), r.double()
+        r_inf = torch.isinf(r)
+        return (r_inf != torch.isinf(o)) | (r_inf & (o != r))
+
+    if _anywhere(nan_differs, out, ref):
+        return _summary(where, out, ref, nan_differs, note="NaN where the reference is not (or the reverse)")
+    if _anywhere(inf_differs, out, ref):
+        return _summary(where, out, ref, inf_differs, note="infinities differ")
+    # Beyond this point NaNs and infinities sit at the same places in both: compare the finite rest,
+    # with the absolute tolerance scaled by the RMS of the reference's finite values.
+    squares, count = 0.0, 0
+    for _, (r,) in _chunks(ref):
+        finite = r.double()[torch.isfinite(r)]
+        squares += finite.square().sum().item()
+        count += finite.numel()
+    if count == 0:
         return None
-    scale = rf.square().mean().sqrt().item()
-    scale = scale if scale > 0 else 1.0
-    err = (of - rf).abs()
-    bound = tol.atol * scale + tol.rtol * rf.abs()
-    bad_f = err > bound
-    if bad_f.any():
-        bad = torch.zeros_like(finite)
-        bad[finite] = bad_f
-        return _summary(where, out, ref, bad)
-    return None
+    scale = (squares / count) ** 0.5 or 1.0
+
+    def beyond(o: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
+        o, r = o.double(), r.double()
+        return torch.isfinite(r) & ((o - r).abs() > tol.atol * scale + tol.rtol * r.abs())
+
+    return _summary(where, out, ref, beyond) if _anywhere(beyond, out, ref) else None
 
 
 def _compare_complex(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance | None, where: str) -> str | None:
@@ -110,37 +130,62 @@ def _compare_complex(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance | None
                            real_tol, where)
 
 
+def _finite_range(t: torch.Tensor) -> tuple[torch.Tensor | None, torch.Tensor | None, int]:
+    """Smallest and largest finite value of ``t`` and how many finite values it has."""
+    low = high = None
+    count = 0
+    for _, (chunk,) in _chunks(t):
+        finite = chunk[torch.isfinite(chunk)]
+        if finite.numel():
+            count += finite.numel()
+            low = finite.min() if low is None else torch.minimum(low, finite.min())
+            high = finite.max() if high is None else torch.maximum(high, finite.max())
+    return low, high, count
+
+
 def _trivial_output(out: torch.Tensor, ref: torch.Tensor, where: str) -> str | None:
     """Catch degenerate outputs the tolerance could let through on a near-degenerate reference."""
     if out.numel() < 2:
         return None
-    if not out.any() and ref.any():
+    nonzero = lambda t: any(bool(c.any()) for _, (c,) in _chunks(t))  # noqa: E731
+    if not nonzero(out) and nonzero(ref):
         return f"{where}: output is all zeros but the reference is not"
-    finite_ref = ref[torch.isfinite(ref)]
-    if finite_ref.numel() > 1 and finite_ref.min() != finite_ref.max():
-        finite_out = out[torch.isfinite(out)]
-        if finite_out.numel() > 1 and finite_out.min() == finite_out.max():
-            return f"{where}: output is constant ({finite_out.flatten()[0].item():g}) but the reference is not"
+    ref_low, ref_high, ref_count = _finite_range(ref)
+    if ref_count > 1 and ref_low != ref_high:
+        out_low, out_high, out_count = _finite_range(out)
+        if out_count > 1 and out_low == out_high:
+            return f"{where}: output is constant ({out_low.item():g}) but the reference is not"
     return None
 
 
-def _summary(where: str, out: torch.Tensor, ref: torch.Tensor, bad: torch.Tensor, note: str = "",
+def _summary(where: str, out: torch.Tensor, ref: torch.Tensor, bad_in: Any, note: str = "",
              exact: bool = False) -> str:
-    n_bad = int(bad.sum().item())
-    idx = tuple(int(i) for i in torch.nonzero(bad)[0].tolist()) if n_bad else ()
-    first = f"first at {list(idx)}: got {out[idx].item()!r}, expected {ref[idx].item()!r}" if idx or out.dim() == 0 else ""
+    """One line on the elements ``bad_in(out_chunk, ref_chunk)`` marks: how many, the largest errors,
+    the first of them."""
+    n_bad, first = 0, None
+    max_err = max_rel = None
+    for start, (o, r) in _chunks(out, ref):
+        bad = bad_in(o, r)
+        count = int(bad.sum().item())
+        if count and first is None:
+            first = start + int(torch.nonzero(bad)[0, 0].item())
+        n_bad += count
+        if not exact and ref.dtype.is_floating_point:
+            o, r = o.double(), r.double()
+            both = torch.isfinite(o) & torch.isfinite(r)
+            if both.any():
+                err = (o - r).abs()[both]
+                rel = err / r.abs()[both].clamp_min(torch.finfo(torch.float64).tiny)
+                max_err = err.max().item() if max_err is None else max(max_err, err.max().item())
+                max_rel = rel.max().item() if max_rel is None else max(max_rel, rel.max().item())
     parts = [f"{where}: {n_bad} of {ref.numel()} elements differ"]
     if note:
         parts.append(note)
-    if not exact and ref.dtype.is_floating_point:
-        o, r = out.double(), ref.double()
-        both = torch.isfinite(o) & torch.isfinite(r)
-        if both.any():
-            err = (o - r).abs()[both]
-            rel = err / r.abs()[both].clamp_min(torch.finfo(torch.float64).tiny)
-            parts.append(f"max abs err {err.max().item():.3g}, max rel err {rel.max().item():.3g}")
-    if first:
-        parts.append(first)
+    if max_err is not None:
+        parts.append(f"max abs err {max_err:.3g}, max rel err {max_rel:.3g}")
+    if first is not None:
+        idx = tuple(int(i) for i in torch.unravel_index(torch.tensor(first), ref.shape)) if ref.dim() else ()
+        parts.append(f"first at {list(idx)}: got {out[idx].item()!r}, expected {ref[idx].item()!r}")
     return "; ".join(parts)
 
 

@@ -30,9 +30,12 @@ needs_shared = pytest.mark.skipif(not (SHARED / "upstream").exists(),
 
 
 def run_cli(*args: str, check: bool = True, timeout: float = 1500, env: dict | None = None) -> subprocess.CompletedProcess:
-    """Run ``kernelbenchx`` as a user would (a separate process); ``env`` adds variables."""
+    """Run ``kernelbenchx`` as a user would (a separate process); ``env`` adds variables. The checkout
+    comes first on the path, then whatever the path held (packages installed beside the system's,
+    as on the GPU machine)."""
+    path = os.pathsep.join([str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
     proc = subprocess.run([sys.executable, "-m", "harness.cli", *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=ROOT, env={**os.environ, **(env or {}), "PYTHONPATH": str(ROOT)})
+                          timeout=timeout, cwd=ROOT, env={**os.environ, **(env or {}), "PYTHONPATH": path})
     if check and proc.returncode != 0:
         raise AssertionError(f"kernelbenchx {' '.join(args)} exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
     return proc

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import torch
 
-from harness.compare import compare_outputs
+from harness.compare import compare_outputs, compare_tensors
+from harness.taskdef import tolerance_for
 
 REF = torch.linspace(-3, 3, 101)
 
@@ -92,3 +93,45 @@ def test_judging_that_runs_out_of_device_memory_is_redone_on_the_cpu(monkeypatch
     calls.clear()
     assert "elements differ" in (compare.judge_saved(wrong, reference) or "")
     assert len(calls) == 2 and calls[1].type == "cpu"
+
+
+def _messy_pairs():
+    """Pairs of (output, reference) covering every rule: equal, off by a little or a lot, NaN and
+    infinities at the same or other places, zeros, constants, integers, odd shapes."""
+    g = torch.Generator().manual_seed(5)
+    for shape in [(1000,), (37, 29), (3, 5, 71), ()]:
+        ref = torch.randn(shape, generator=g, dtype=torch.float64).float()
+        yield ref.clone(), ref
+        yield ref + 1e-7 * torch.randn(shape, generator=g), ref
+        noisy = ref.clone()
+        noisy.view(-1)[-1] += 1.0
+        yield noisy, ref
+        if ref.numel() > 4:
+            nan_ref = ref.clone()
+            nan_ref.view(-1)[3] = float("nan")
+            yield nan_ref.clone(), nan_ref
+            moved = nan_ref.clone()
+            moved.view(-1)[3], moved.view(-1)[-2] = 0.5, float("nan")
+            yield moved, nan_ref
+            inf_ref = ref.clone()
+            inf_ref.view(-1)[-3] = float("inf")
+            flipped = inf_ref.clone()
+            flipped.view(-1)[-3] = float("-inf")
+            yield flipped, inf_ref
+            yield torch.zeros_like(ref), ref
+            yield torch.full_like(ref, 0.25), ref
+            ints = torch.randint(0, 5, shape, generator=g)
+            changed = ints.clone()
+            changed.view(-1)[-4] += 1
+            yield changed, ints
+
+
+def test_comparing_in_chunks_gives_the_verdicts_and_messages_of_one_pass(monkeypatch):
+    import harness.compare as compare
+    whole = [compare_tensors(o, r, tolerance_for(r.dtype) if r.is_floating_point() else None) for o, r in _messy_pairs()]
+    monkeypatch.setattr(compare, "CHUNK_ELEMENTS", 7)  # every tensor above spans several chunks
+    chunked = [compare_tensors(o, r, tolerance_for(r.dtype) if r.is_floating_point() else None) for o, r in _messy_pairs()]
+    assert chunked == whole
+    # 11 pairs pass (equal, within tolerance, NaN at the same place), the other 19 fail: both kinds covered
+    assert (sum(m is None for m in whole), sum(m is not None for m in whole)) == (11, 19)
+    assert any("first at [36, 28]" in m for m in whole if m)  # the multi-dimensional index of the last element

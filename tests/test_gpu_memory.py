@@ -6,7 +6,7 @@ import time
 import pytest
 
 from harness.run.gpu_memory import (FOOTPRINT_FACTOR, MIN_FOOTPRINT, UNKNOWN_INPUT_BYTES, PerfMemory,
-                                    budget_for, perf_footprint)
+                                    budget_for, out_of_gpu_memory, perf_footprint)
 from harness.task import all_tasks
 from harness.taskdef import tensor_leaves
 
@@ -33,6 +33,28 @@ def test_a_job_larger_than_the_budget_runs_alone():
     assert not memory.try_reserve(1)
     memory.release(500)
     assert memory.try_reserve(1) and not memory.try_reserve(500)
+
+
+def test_holding_the_whole_budget_waits_for_every_holder_and_goes_before_later_requests():
+    memory = PerfMemory(100)
+    assert memory.try_reserve(30)
+    got = []
+    alone = threading.Thread(target=lambda: got.append(memory.reserve_all()))
+    alone.start()
+    time.sleep(0.2)
+    assert not got and not memory.try_reserve(10)  # a later small request waits behind it
+    memory.release(30)
+    alone.join(5)
+    assert got == [100] and memory.held == 100
+    assert not memory.try_reserve(1)
+    memory.release(100)
+    assert memory.try_reserve(10)
+
+
+def test_only_out_of_memory_failures_are_retried_alone():
+    assert out_of_gpu_memory("warm-up at perf sizes: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate")
+    assert out_of_gpu_memory("baseline process failed (prepare): ... CUDA out of memory")
+    assert not out_of_gpu_memory("timing case 0: ValueError: shapes differ")
 
 
 def test_budget_leaves_room_for_call_exe_workers():
@@ -78,3 +100,63 @@ def test_perf_footprint_covers_the_memory_a_perf_process_really_holds():
     server._cmd_prepare({})
     held = torch.cuda.memory_allocated() - before
     assert 0 < held <= perf_footprint(task) / 2, (task.id, held, perf_footprint(task))
+
+
+# A ReLU that runs out of memory in every call after its exe cases (its perf stage, in the CPU
+# stand-in of the perf protocol), as a job does when other jobs' perf processes fill the GPU.
+_OOM_AFTER_EXE = '''
+import torch
+import triton
+import triton.language as tl
+
+_calls = [0]
+
+
+@triton.jit
+def _relu_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(y_ptr + offs, tl.where(x < 0.0, 0.0, x), mask=offs < n)
+
+
+def relu(input, inplace=False):
+    _calls[0] += 1
+    if _calls[0] > EXE_CALLS:
+        raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
+    x = input.contiguous()
+    y = x if (inplace and x is input) else torch.empty_like(x)
+    if x.numel():
+        _relu_kernel[(triton.cdiv(x.numel(), 1024),)](x, y, x.numel(), BLOCK=1024)
+    if inplace:
+        if y is not input:
+            input.copy_(y)
+        return input
+    return y.view(input.shape)
+'''
+
+
+@pytest.mark.parametrize("others_hold_memory", [True, False])
+def test_perf_out_of_memory_beside_other_jobs_is_measured_again_alone(monkeypatch, others_hold_memory):
+    from harness.api import Evaluator
+    from harness.config import ENV_PERF_ON_CPU
+    from harness.task import get_task
+    monkeypatch.setenv(ENV_PERF_ON_CPU, "1")
+    code = _OOM_AFTER_EXE.replace("EXE_CALLS", str(len(get_task("Activation/relu.py").correctness_cases(0, "cpu"))))
+    with Evaluator(perf=True, workers=1, timeout=120) as ev:
+        memory = ev._runner._perf_memory[None] = PerfMemory(1 << 40)
+        if others_hold_memory:
+            assert memory.try_reserve(1 << 30)  # another job's perf
+
+            def release_when_a_job_waits_for_all() -> None:  # that job ends while the retry waits
+                while not memory._waiting_for_all:
+                    time.sleep(0.05)
+                memory.release(1 << 30)
+            threading.Thread(target=release_when_a_job_waits_for_all, daemon=True).start()
+        record = ev.submit("Activation/relu.py", code).result(timeout=300)
+    assert record["exe"]["status"] == "ok", record["exe"]
+    assert record["perf"]["status"] == "error" and "CUDA out of memory" in record["perf"]["detail"], record["perf"]
+    if others_hold_memory:
+        assert "CUDA out of memory" in record["info"]["perf_retried_alone"]  # measured again, failed again
+    else:
+        assert "perf_retried_alone" not in record["info"]  # alone on the GPU already: its own verdict
+    assert memory.held == 0  # every reservation released

@@ -108,6 +108,12 @@ class RotatingCase:
     def call(self, fn: Callable[..., Any]) -> Any:
         return fn(*self.buffers.args, **self.buffers.kwargs)
 
+    def drop_timed_inputs(self) -> None:
+        """Free the rotating input sets and the call buffers once timing is over: judging needs only
+        the check set and the kept results, and its float64 temporaries want the room."""
+        self.sets, self.buffers = [], None
+        self._dst, self._src, self._dst_leaves, self._src_leaves = [], [], [], []
+
 
 def _input_leaves(case: Case) -> list[torch.Tensor]:
     return tensor_leaves(list(case.args) + list(case.kwargs.values()))
@@ -283,18 +289,28 @@ class PerfServer:
         self._checks[index] = record
         self.emit(protocol.CHECKED, **kernels)
 
+    def _timing_over(self) -> None:
+        """The first save or judge command ends timing: the input sets are no longer needed."""
+        if any(case.sets for case in self.cases):
+            for case in self.cases:
+                case.drop_timed_inputs()
+            if torch.device(self.device).type == "cuda":
+                torch.cuda.empty_cache()
+
     def _kept(self, command: dict) -> dict[int, CallRecord]:
         return self._timed if command.get("which") == protocol.TIMED_RESULT else self._checks
 
     def _cmd_save(self, command: dict) -> None:
         """Candidate: write a kept result (the check call's, or ``which: timed`` the kept timed
         repetition's) for the parent's judge."""
+        self._timing_over()
         record = self._kept(command).pop(int(command["case"]))
         torch.save(map_tensors(record.to_payload(), torch.Tensor.cpu), command["path"])
         self.emit(protocol.SAVED)
 
     def _cmd_judge(self, command: dict) -> None:
         """Baseline: judge the candidate's saved result against the kept reference for the same inputs."""
+        self._timing_over()
         index = int(command["case"])
         reference = self._kept(command).pop(index)
         timed = command.get("which") == protocol.TIMED_RESULT

@@ -5,7 +5,10 @@ processes (the candidate's worker and its baseline) for as long as it waits for 
 Several jobs doing that at once on one GPU ran it out of memory on the H200 (eight workers:
 out-of-memory in a candidate's warm-up and in a baseline's prepare, verdicts the submissions did not
 earn). So a job reserves an estimate of its perf memory before its baseline draws inputs, and a job
-that finds too little left waits until another one releases its share.
+that finds too little left waits until another one releases its share. The estimate can still be
+short (a task's eager temporaries, a custom check's float64 work): a job whose perf stage runs out
+of GPU memory while other jobs hold theirs is evaluated again holding the whole budget
+(``PerfMemory.reserve_all``, run/runner.py), so such a failure never becomes a verdict.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ class PerfMemory:
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self._held = 0
+        self._waiting_for_all = 0  # jobs waiting to hold the whole budget: others wait behind them
         self._changed = threading.Condition()
 
     @property
@@ -50,6 +54,8 @@ class PerfMemory:
         return self._held
 
     def _fits(self, nbytes: int) -> bool:
+        if self._waiting_for_all:
+            return False
         return self._held == 0 or self._held + nbytes <= self.budget
 
     def try_reserve(self, nbytes: int) -> bool:
@@ -72,7 +78,25 @@ class PerfMemory:
             self._held += nbytes
             return True
 
+    def reserve_all(self) -> int:
+        """Wait until nothing is held, then hold the whole budget (returned, to be released). New
+        reservations wait behind this one, so it is not starved by smaller ones."""
+        with self._changed:
+            self._waiting_for_all += 1
+            try:
+                while self._held:
+                    self._changed.wait()
+            finally:
+                self._waiting_for_all -= 1
+            self._held = self.budget
+            return self.budget
+
     def release(self, nbytes: int) -> None:
         with self._changed:
             self._held = max(0, self._held - nbytes)
             self._changed.notify_all()
+
+
+def out_of_gpu_memory(detail: str) -> bool:
+    """Whether a perf stage's failure detail says a process ran out of GPU memory."""
+    return "OutOfMemoryError" in detail or "CUDA out of memory" in detail

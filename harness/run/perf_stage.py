@@ -3,7 +3,8 @@
 For a job that passed exe, the parent starts the trusted baseline process (harness/perf/baseline.py),
 lets it draw its inputs and compile ``torch.compile`` of the reference *before* taking the GPU (so
 compilation overlaps other jobs' timing), then takes the GPU's timing lock: no other job is timed on
-that GPU until this one is done. Under the lock, for each perf case: both processes warm up, then
+that GPU until this one is done, and every other job's processes there are stopped meanwhile
+(run/quiet.py). Under the lock, for each perf case: both processes warm up, then
 rounds alternate candidate / eager / compile, each side timing its own repetitions, until every
 side's median is precise enough (perf/timing.py: between MIN_ROUNDS and MAX_ROUNDS); while
 a baseline is timed, the candidate's process group is stopped (SIGSTOP), so it cannot load the GPU
@@ -16,6 +17,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ from harness.perf.timing import precise_enough, reps_per_round
 from harness.protocol import CANDIDATE
 from harness.run.judge import library_kernels, names_in
 from harness.run.process import WorkerProcess
+from harness.run.quiet import JobClock, QuietGpu
 from harness.verdicts import CRASHED, ERROR, HARNESS_ERROR, INTEGRITY, OK, TIMEOUT, WRONG, StageResult
 
 _KEPT_REP = random.SystemRandom()  # which timed call is judged: nothing the candidate can predict
@@ -67,21 +70,23 @@ def baseline_dir(job_dir: Path) -> Path:
     return job_dir.with_name(job_dir.name + "-baseline")
 
 
-def start_baseline(job_dir: Path, spec: dict, env: dict[str, str]) -> WorkerProcess:
+def start_baseline(job_dir: Path, spec: dict, env: dict[str, str], clock: JobClock | None = None) -> WorkerProcess:
     """Start the trusted baseline process and let it draw its inputs and compile right away (while
-    the candidate is still in call/exe); it is closed unused if the candidate fails exe."""
+    the candidate is still in call/exe); it is closed unused if the candidate fails exe. ``clock``:
+    the job's (it is held with the job's other processes)."""
     home = baseline_dir(job_dir)
     home.mkdir(exist_ok=True)
-    baseline = WorkerProcess(protocol.BASELINE_MODULE, home, spec, env, commands=True, name="baseline")
+    baseline = WorkerProcess(protocol.BASELINE_MODULE, home, spec, env, commands=True, name="baseline", clock=clock)
     baseline.send({"cmd": protocol.CMD_PREPARE})
     return baseline
 
 
 def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, gpu_lock: threading.Lock,
-             limits: StageLimits) -> tuple[StageResult, dict[str, Any]]:
+             limits: StageLimits, quiet: QuietGpu | None = None) -> tuple[StageResult, dict[str, Any]]:
     """Time the candidate (a worker that passed exe and waits for perf commands) against its
-    baselines. Returns the perf verdict and the raw measurements (see perf/metrics.py), with the
-    seconds each phase took under ``phases_s``."""
+    baselines, with every other job on the GPU held while it is timed (``quiet``). Returns the perf
+    verdict and the raw measurements (see perf/metrics.py), with the seconds each phase took under
+    ``phases_s``. Its deadlines are read on the job's clock (both processes share it)."""
     phases: dict[str, float] = {}
     clock = time.monotonic()
 
@@ -92,7 +97,7 @@ def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, g
         clock = now
 
     try:
-        deadline = time.monotonic() + limits.setup + limits.perf
+        deadline = candidate.clock.now() + limits.setup + limits.perf
         base = baseline.next_event(deadline)
         while base is not None and base.get("event") == protocol.STAGE:
             base = baseline.next_event(deadline)
@@ -102,14 +107,15 @@ def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, g
         # The candidate's warm-up (its JIT compiles at perf sizes, a few calls to size the rounds)
         # runs before the GPU is taken: compiling is the CPU's work, and the few kernels it runs
         # are in no other job's timed median (each side's rounds are interleaved, medians of many).
-        deadline = time.monotonic() + limits.perf
+        deadline = candidate.clock.now() + limits.perf
         prepared = candidate.request({"cmd": protocol.CMD_PREPARE}, protocol.PREPARED, deadline)
         if prepared is None or prepared.get("event") != protocol.PREPARED:
             raise _candidate_failed(candidate, prepared, "warm-up at perf sizes")
         phase("candidate_prepare")
         with gpu_lock:
             phase("lock_wait")
-            raw = _timed(candidate, baseline, base["cases"], prepared["cases"], deadline)
+            with quiet.others_held(candidate.clock) if quiet else nullcontext():
+                raw = _timed(candidate, baseline, base["cases"], prepared["cases"], deadline)
             phase("timed")  # of which the check calls (traced) took raw["check_calls_s"]
         phases["timed_check_calls"] = raw["check_calls_s"]
         phases["judge_checks_saving"] = _judge_checks(candidate, baseline, len(raw["cases"]), job_dir, deadline)

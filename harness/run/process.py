@@ -23,6 +23,7 @@ from typing import Callable
 from harness import protocol
 from harness.bounded_io import read_tail
 from harness.config import StageLimits
+from harness.run.quiet import JobClock
 from harness.run.zygote import ForkedChild, Zygote
 
 
@@ -76,10 +77,13 @@ class WorkerProcess:
     its whole process group, and a kill of that group at the end."""
 
     def __init__(self, module: str, job_dir: Path, spec: dict, env: dict[str, str], commands: bool = False,
-                 name: str = "job", zygote: Zygote | None = None, after_import: dict | None = None) -> None:
+                 name: str = "job", zygote: Zygote | None = None, after_import: dict | None = None,
+                 clock: JobClock | None = None) -> None:
         """Start ``module`` with its files (spec, stdout, stderr) and working directory in ``job_dir``:
         forked by ``zygote`` when one is given and alive, else as a new interpreter. ``after_import``
-        is the command sent once the child reports ``imported`` (a worker's inputs: its seed)."""
+        is the command sent once the child reports ``imported`` (a worker's inputs: its seed).
+        ``clock``: the job's (run/quiet.py), on which this process's deadlines are read; the process
+        is stopped with the job while another job is timed on its GPU."""
         self._after_import = after_import
         self.job_dir = job_dir
         job_file = job_dir / f"{name}.json"
@@ -109,6 +113,8 @@ class WorkerProcess:
                     stdout=out, stderr=err, pass_fds=(write_fd,), start_new_session=True)
         os.close(write_fd)
         self._closed = False
+        self.clock = clock or JobClock()
+        self.clock.add(self)
         # fail-fast (set by the runner): a test of each call as it is reported, and an event shared
         # by the job's processes; once a call fails, every process of the job stops listening
         self.stop_when: Callable[[dict, Path], bool] | None = None
@@ -150,7 +156,7 @@ class WorkerProcess:
                 return self._broken(f"an event line longer than {MAX_LINE_BYTES} bytes")
             if self.halt is not None and self.halt.is_set():
                 return self._stop()  # another process of the job found a failing call
-            remaining = deadline - time.monotonic()
+            remaining = deadline - self.clock.now()
             if remaining <= 0:
                 self.outcome.timed_out = True
                 return None
@@ -206,14 +212,14 @@ class WorkerProcess:
     def follow_to_report(self, limits: StageLimits) -> dict | None:
         """Follow stage events (each stage under its own limit, all of them under one deadline that
         nothing the worker sends extends) until the final report."""
-        hard = time.monotonic() + limits.setup + limits.load + limits.call + limits.exe
-        deadline = time.monotonic() + limits.setup
+        hard = self.clock.now() + limits.setup + limits.load + limits.call + limits.exe
+        deadline = self.clock.now() + limits.setup
         while True:
             event = self.next_event(min(deadline, hard))
             if event is None or self.outcome.protocol_error or self.outcome.stopped_early:
                 return None
             if event.get("event") == protocol.STAGE:  # next_event passes only stages that advance
-                deadline = time.monotonic() + limits.for_stage(event["stage"])
+                deadline = self.clock.now() + limits.for_stage(event["stage"])
             elif event.get("event") == protocol.IMPORTED and self._after_import is not None:
                 command, self._after_import = self._after_import, None  # once
                 if not self.send(command):
@@ -257,6 +263,7 @@ class WorkerProcess:
         """Kill the process group (if still running) and finish the outcome record."""
         if not self._closed:
             self._closed = True
+            self.clock.discard(self)  # its pid may be reused once it is reaped: never signalled again
             self.send({"cmd": protocol.CMD_DONE})
             _signal_group(self.proc, signal.SIGKILL)
             if self.proc.stdin:

@@ -23,10 +23,11 @@ from harness.perf.metrics import faster_than_roofline, job_metrics
 from harness.report.summary import write_reports
 from harness.report.quality import code_quality
 from harness.run.environment import baseline_env, physical_gpu, worker_env
-from harness.run.gpu_memory import PerfMemory, budget_for, perf_footprint
+from harness.run.gpu_memory import PerfMemory, budget_for, out_of_gpu_memory, perf_footprint
 from harness.run.journal import Journal
 from harness.run.judge import fails_numerically, judge_worker
 from harness.run.perf_stage import baseline_dir, run_perf, start_baseline
+from harness.run.quiet import JobClock, QuietGpu
 from harness.run.process import WorkerProcess
 from harness.run.reference import ReferenceCache
 from harness.run.shards import JobWorkers, ProcessSlots, shares_wanted, split_cases
@@ -100,6 +101,7 @@ class Evaluator:
         self._scratch = Path(tempfile.mkdtemp(prefix="kbx-jobs-"))
         self.perf_enabled = config.perf and (self.mode == GPU or os.environ.get(ENV_PERF_ON_CPU) == "1")
         self._gpu_locks: dict[str | None, threading.Lock] = {}  # one timed job per GPU at a time
+        self._quiet: dict[str | None, QuietGpu] = {}  # the jobs of each GPU, held while another is timed
         self._perf_memory: dict[str | None, PerfMemory] = {}    # GPU mode: perf memory per GPU
         self.roofline: dict | None = None
         self.golden = None
@@ -148,6 +150,7 @@ class Evaluator:
         slots = self.slots()
         for slot in set(slots):
             self._gpu_locks.setdefault(slot, threading.Lock())
+            self._quiet.setdefault(slot, QuietGpu())
         if self.mode == GPU:
             for slot in set(slots):
                 free, _ = torch.cuda.mem_get_info(int(slot))
@@ -319,23 +322,43 @@ class Evaluator:
                  admission: "Admission | None" = None) -> JobResult:
         """Evaluate one job in fresh worker processes (on ``slot``, one of :meth:`slots`), under
         ``limits`` (default: the run's): one process, or several sharing its cases when process
-        slots are free (run/shards.py); ``admission`` is its slots if :meth:`admit` took them already."""
+        slots are free (run/shards.py); ``admission`` is its slots if :meth:`admit` took them already.
+
+        A job whose perf stage ran out of GPU memory while other jobs held theirs is evaluated once
+        more, holding the GPU's whole perf budget (the estimate of what a job holds was too low, or
+        another job went over its own: not this submission's doing); that second verdict is final
+        and says it was measured alone (``info.perf_retried_alone``)."""
         limits = limits or self.config.limits
         if job.error:
             return self._result(job, StageResult(ERROR, job.error), StageResult(SKIPPED, "call did not pass"))
+        result = self._evaluate_once(job, slot, limits, admission, alone=False)
+        shared_oom = result.info.pop("perf_out_of_memory_beside_others", None)
+        if not shared_oom:
+            return result
+        retried = self._evaluate_once(job, slot, limits, None, alone=True)
+        retried.info["perf_retried_alone"] = shared_oom
+        return retried
+
+    def _evaluate_once(self, job: Job, slot: str | None, limits: StageLimits, admission: "Admission | None",
+                       alone: bool) -> JobResult:
+        """One evaluation of ``job``; ``alone``: its perf stage waits until it can hold the GPU's
+        whole perf budget."""
         admission = admission or self.admit(job, slot)
         task, cases, slots = admission.task, admission.cases, admission.slots
         device = self._reference_device(slot)
         timing: dict[str, float] = dict(admission.timing)
         shares = split_cases(len(cases), admission.taken) if admission.taken > 1 else [None]
         job_dirs: list[Path] = []
+        job_clock, quiet = JobClock(), self._quiet.get(slot)
+        if quiet:
+            quiet.join(job_clock)
         try:
             job_dirs += [Path(tempfile.mkdtemp(prefix="job-", dir=self._scratch)) for _ in shares]
             job_dir = job_dirs[0]
             started: list[WorkerProcess] = []
             try:
                 for i, (directory, share) in enumerate(zip(job_dirs, shares)):
-                    started.append(self._spawn_worker(job, task, directory, slot, share, main=i == 0))
+                    started.append(self._spawn_worker(job, task, directory, slot, share, job_clock, main=i == 0))
             except BaseException:
                 for process in started:
                     process.close()
@@ -348,9 +371,10 @@ class Evaluator:
             baseline = None
             # The baseline draws its inputs and compiles while the candidate is in call/exe, if the
             # GPU has room for this job's perf memory now; otherwise once the candidate has passed.
-            if self.perf_enabled and (memory is None or memory.try_reserve(footprint)):
+            shared_oom = None  # perf ran out of GPU memory while other jobs held theirs
+            if self.perf_enabled and not alone and (memory is None or memory.try_reserve(footprint)):
                 reserved = memory is not None
-                baseline = start_baseline(job_dir, self._baseline_spec(task), baseline_env(slot))
+                baseline = start_baseline(job_dir, self._baseline_spec(task), baseline_env(slot), job_clock)
             try:
                 # The expected outputs are needed only to judge: computed (or found in the cache)
                 # while the workers start and import, not before they are spawned.
@@ -372,14 +396,19 @@ class Evaluator:
                 if self.perf_enabled and ran and core_passed(call, exe, verdicts):
                     clock = time.monotonic()
                     if baseline is None:
-                        reserved = memory.reserve(footprint)  # waits for other jobs' perf to end
-                        baseline = start_baseline(job_dir, self._baseline_spec(task), baseline_env(slot))
+                        if memory is not None:  # waits for other jobs' perf to end (all of them, alone)
+                            footprint = memory.reserve_all() if alone else footprint
+                            reserved = alone or memory.reserve(footprint)
+                        baseline = start_baseline(job_dir, self._baseline_spec(task), baseline_env(slot), job_clock)
                     timing["perf_memory_wait_s"] = time.monotonic() - clock
-                    perf, raw = run_perf(worker, baseline, job_dir, self._gpu_locks[slot], limits)
+                    perf, raw = run_perf(worker, baseline, job_dir, self._gpu_locks[slot], limits, quiet)
                     timing["perf_s"] = time.monotonic() - clock
                     timing["perf_lock_wait_s"] = raw.get("lock_wait_s", 0.0)
                     timing.update({f"perf_{name}_s": s for name, s in raw.get("phases_s", {}).items()
                                    if name != "lock_wait"})
+                    if not perf.ok and not alone and memory is not None and out_of_gpu_memory(perf.detail) \
+                            and memory.held > (footprint if reserved else 0):
+                        shared_oom = perf.detail[:300]
                     if perf.ok:
                         metrics = job_metrics(raw, self.roofline, self.golden.cases(task) if self.golden else None)
                         implausible = faster_than_roofline(metrics)
@@ -392,19 +421,24 @@ class Evaluator:
                 if reserved:
                     memory.release(footprint)
             timing.update({f"{stage}_s": s for stage, s in worker.outcome.stage_durations().items()})
+            timing["held_s"] = job_clock.held_s  # stopped while other jobs were timed (not counted by its deadlines)
             info = {"sandbox": _sandbox_level(outcome), "containment": worker.containment,
                     "configs": _configs_checked(outcome), "source_task": task.id, "processes": len(shares),
                     "timing": {key: round(value, 3) for key, value in timing.items()}}
+            if shared_oom:
+                info["perf_out_of_memory_beside_others"] = shared_oom
             return self._result(job, call, exe, outcome.seconds, info, perf, metrics, verdicts)
         finally:
             admission.release()
+            if quiet:
+                quiet.leave(job_clock)
             if not self.config.keep_job_dirs:
                 for directory in job_dirs:
                     shutil.rmtree(directory, ignore_errors=True)
                     shutil.rmtree(baseline_dir(directory), ignore_errors=True)
 
     def _spawn_worker(self, job: Job, task, job_dir: Path, slot: str | None, share: list[int] | None,
-                      main: bool) -> WorkerProcess:
+                      clock: JobClock, main: bool) -> WorkerProcess:
         """A worker process for ``job`` in ``job_dir``, calling the cases in ``share`` (all if None);
         the ``main`` one waits for perf commands after its report."""
         (job_dir / protocol.SUBMISSION_FILE).write_text(job.code, encoding="utf-8")
@@ -419,7 +453,7 @@ class Evaluator:
             spec["cases"] = share
         if spec["perf"]:
             spec["file_limit"] = PERF_FILE_LIMIT
-        return WorkerProcess(protocol.WORKER_MODULE, job_dir, spec, env, commands=True, zygote=self._zygote,
+        return WorkerProcess(protocol.WORKER_MODULE, job_dir, spec, env, commands=True, zygote=self._zygote, clock=clock,
                              after_import={"cmd": protocol.CMD_INPUTS, "seed": self.config.seed})
 
     def _may_share(self) -> bool:

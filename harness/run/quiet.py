@@ -1,0 +1,111 @@
+"""A quiet GPU while one job is timed: every other job's processes on that GPU are stopped.
+
+The timing lock (one timed job per GPU) keeps other jobs' *timing* out of a measurement, not their
+other GPU work: their exe cases, Triton autotuning, a candidate's warm-up and a baseline's first calls
+at perf sizes. On a GPU those time-slice with the timed kernels, and on the H200 they moved some
+medians by 2-60% (benchmarks/results/2026-12-03-h200-perf-suite/). So while a job holds the timing
+lock, the processes of every other job sharing the GPU are stopped (SIGSTOP to their process groups)
+and continued afterwards; the CPUs are then free for the timed job's host side too.
+
+A stopped job must not lose time it never had: each job keeps a :class:`JobClock` that runs only
+while the job is not held, and its processes' deadlines are read on that clock. The pause is the
+parent's doing, so nothing a worker sends can extend a deadline this way.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from contextlib import contextmanager
+from typing import Iterator, Protocol
+
+
+class Pausable(Protocol):
+    def pause(self) -> None: ...
+    def resume(self) -> None: ...
+
+
+class JobClock:
+    """Seconds of one job's life outside the pauses other jobs' timing imposed on it, and the
+    processes that belong to it (paused and continued together)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._held_s = 0.0
+        self._held_since: float | None = None
+        self._processes: list[Pausable] = []
+
+    def now(self) -> float:
+        """A monotonic clock that stands still while the job is held."""
+        with self._lock:
+            held = self._held_s + (time.monotonic() - self._held_since if self._held_since is not None else 0.0)
+        return time.monotonic() - held
+
+    @property
+    def held_s(self) -> float:
+        """Seconds the job has been held so far (finished holds)."""
+        return self._held_s
+
+    def add(self, process: Pausable) -> None:
+        """A new process of the job: stopped at once if the job is held now."""
+        with self._lock:
+            self._processes.append(process)
+            if self._held_since is not None:
+                process.pause()
+
+    def discard(self, process: Pausable) -> None:
+        """A process that ended (its pid may be reused: it is never signalled again)."""
+        with self._lock:
+            if process in self._processes:
+                self._processes.remove(process)
+
+    def hold(self) -> None:
+        with self._lock:
+            if self._held_since is None:
+                self._held_since = time.monotonic()
+                for process in self._processes:
+                    process.pause()
+
+    def release(self) -> None:
+        with self._lock:
+            if self._held_since is not None:
+                for process in self._processes:
+                    process.resume()
+                self._held_s += time.monotonic() - self._held_since
+                self._held_since = None
+
+
+class QuietGpu:
+    """The jobs sharing one GPU; :meth:`others_held` stops all but one of them."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._jobs: set[JobClock] = set()
+        self._timed: JobClock | None = None
+
+    def join(self, job: JobClock) -> None:
+        with self._lock:
+            self._jobs.add(job)
+            if self._timed is not None and job is not self._timed:
+                job.hold()
+
+    def leave(self, job: JobClock) -> None:
+        with self._lock:
+            self._jobs.discard(job)
+        job.release()
+
+    @contextmanager
+    def others_held(self, timed: JobClock) -> Iterator[None]:
+        """Every job but ``timed`` held for the duration (the caller holds the GPU's timing lock)."""
+        with self._lock:
+            self._timed = timed
+            for job in self._jobs:
+                if job is not timed:
+                    job.hold()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._timed = None
+                for job in self._jobs:
+                    job.release()

@@ -1,0 +1,74 @@
+"""Holding the other jobs of a GPU while one is timed (harness/run/quiet.py): their processes stop and
+continue, their deadlines do not count the pause, and a real perf run holds them."""
+
+from __future__ import annotations
+
+import time
+
+from conftest import ROOT
+from harness.run.quiet import JobClock, QuietGpu
+
+
+class FakeProcess:
+    def __init__(self) -> None:
+        self.signals: list[str] = []
+
+    def pause(self) -> None:
+        self.signals.append("stop")
+
+    def resume(self) -> None:
+        self.signals.append("cont")
+
+
+def test_every_other_job_is_held_while_one_is_timed_and_continues_after():
+    quiet = QuietGpu()
+    timed, other, late = JobClock(), JobClock(), JobClock()
+    mine, theirs, later = FakeProcess(), FakeProcess(), FakeProcess()
+    timed.add(mine)
+    other.add(theirs)
+    quiet.join(timed)
+    quiet.join(other)
+    with quiet.others_held(timed):
+        assert theirs.signals == ["stop"] and mine.signals == []
+        quiet.join(late)           # a job that starts meanwhile is held at once...
+        late.add(later)            # ...and so is each process it starts
+        assert later.signals == ["stop"]
+    assert theirs.signals == ["stop", "cont"] and later.signals == ["stop", "cont"] and mine.signals == []
+
+
+def test_a_process_that_ended_is_never_signalled_again():
+    quiet, timed, other = QuietGpu(), JobClock(), JobClock()
+    ended = FakeProcess()
+    other.add(ended)
+    other.discard(ended)  # its pid may belong to another process by now
+    quiet.join(timed)
+    quiet.join(other)
+    with quiet.others_held(timed):
+        pass
+    assert ended.signals == []
+
+
+def test_a_held_job_s_deadlines_do_not_count_the_hold():
+    quiet, timed, other = QuietGpu(), JobClock(), JobClock()
+    quiet.join(timed)
+    quiet.join(other)
+    deadline = other.now() + 0.3
+    with quiet.others_held(timed):
+        time.sleep(0.5)  # longer than the time left to the deadline
+        assert other.now() < deadline  # its clock stands still
+    assert other.now() < deadline and other.held_s >= 0.5
+    assert timed.now() > deadline - 0.3 + 0.5 - 0.05 and timed.held_s == 0.0  # the timed job's runs on
+    quiet.leave(other)
+
+
+def test_a_perf_run_holds_the_other_jobs_while_one_is_timed(tmp_path, monkeypatch):
+    """Two jobs through the perf protocol's CPU stand-in at once: while one is timed the other is
+    held (``held_s``), and both verdicts stand."""
+    from harness.api import Evaluator
+    from harness.config import ENV_PERF_ON_CPU
+    monkeypatch.setenv(ENV_PERF_ON_CPU, "1")
+    relu = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
+    with Evaluator(perf=True, workers=2, timeout=120) as ev:
+        records = ev.evaluate([("Activation/relu.py", relu)] * 3)
+    assert [r["verdict"] for r in records] == ["ok"] * 3, [r["perf"] for r in records]
+    assert sum(r["info"]["timing"]["held_s"] for r in records) > 0.05
