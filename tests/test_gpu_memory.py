@@ -103,7 +103,9 @@ def test_perf_footprint_covers_the_memory_a_perf_process_really_holds():
 
 
 # A ReLU that runs out of memory in every call after its exe cases (its perf stage, in the CPU
-# stand-in of the perf protocol), as a job does when other jobs' perf processes fill the GPU.
+# stand-in of the perf protocol), as a job does when other jobs' perf processes fill the GPU -- or as
+# a submission does that raises the error itself to be measured alone: it gets one more evaluation,
+# never more, and the same verdict.
 _OOM_AFTER_EXE = '''
 import torch
 import triton
@@ -144,6 +146,8 @@ def test_perf_out_of_memory_beside_other_jobs_is_measured_again_alone(monkeypatc
     code = _OOM_AFTER_EXE.replace("EXE_CALLS", str(len(get_task("Activation/relu.py").correctness_cases(0, "cpu"))))
     with Evaluator(perf=True, workers=1, timeout=120) as ev:
         memory = ev._runner._perf_memory[None] = PerfMemory(1 << 40)
+        alone = []
+        monkeypatch.setattr(memory, "reserve_all", lambda real=memory.reserve_all: alone.append(1) or real())
         if others_hold_memory:
             assert memory.try_reserve(1 << 30)  # another job's perf
 
@@ -157,6 +161,7 @@ def test_perf_out_of_memory_beside_other_jobs_is_measured_again_alone(monkeypatc
     assert record["perf"]["status"] == "error" and "CUDA out of memory" in record["perf"]["detail"], record["perf"]
     if others_hold_memory:
         assert "CUDA out of memory" in record["info"]["perf_retried_alone"]  # measured again, failed again
+        assert len(alone) == 1  # once, however often it runs out
     else:
-        assert "perf_retried_alone" not in record["info"]  # alone on the GPU already: its own verdict
+        assert "perf_retried_alone" not in record["info"] and not alone  # alone on the GPU already: its own verdict
     assert memory.held == 0  # every reservation released

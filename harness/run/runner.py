@@ -331,18 +331,18 @@ class Evaluator:
         limits = limits or self.config.limits
         if job.error:
             return self._result(job, StageResult(ERROR, job.error), StageResult(SKIPPED, "call did not pass"))
-        result = self._evaluate_once(job, slot, limits, admission, alone=False)
-        shared_oom = result.info.pop("perf_out_of_memory_beside_others", None)
+        result, shared_oom = self._evaluate_once(job, slot, limits, admission, alone=False)
         if not shared_oom:
             return result
-        retried = self._evaluate_once(job, slot, limits, None, alone=True)
+        retried, _ = self._evaluate_once(job, slot, limits, None, alone=True)
         retried.info["perf_retried_alone"] = shared_oom
         return retried
 
     def _evaluate_once(self, job: Job, slot: str | None, limits: StageLimits, admission: "Admission | None",
-                       alone: bool) -> JobResult:
-        """One evaluation of ``job``; ``alone``: its perf stage waits until it can hold the GPU's
-        whole perf budget."""
+                       alone: bool) -> tuple[JobResult, str | None]:
+        """One evaluation of ``job``, and the failure detail if its perf stage ran out of GPU memory
+        while other jobs held perf memory; ``alone``: its perf stage waits until it can hold the
+        GPU's whole perf budget."""
         admission = admission or self.admit(job, slot)
         task, cases, slots = admission.task, admission.cases, admission.slots
         device = self._reference_device(slot)
@@ -396,9 +396,10 @@ class Evaluator:
                 if self.perf_enabled and ran and core_passed(call, exe, verdicts):
                     clock = time.monotonic()
                     if baseline is None:
-                        if memory is not None:  # waits for other jobs' perf to end (all of them, alone)
-                            footprint = memory.reserve_all() if alone else footprint
-                            reserved = alone or memory.reserve(footprint)
+                        if memory is not None and alone:  # waits until no other job holds perf memory
+                            footprint, reserved = memory.reserve_all(), True
+                        elif memory is not None:  # waits for other jobs' perf to end
+                            reserved = memory.reserve(footprint)
                         baseline = start_baseline(job_dir, self._baseline_spec(task), baseline_env(slot), job_clock)
                     timing["perf_memory_wait_s"] = time.monotonic() - clock
                     perf, raw = run_perf(worker, baseline, job_dir, self._gpu_locks[slot], limits, quiet)
@@ -425,9 +426,7 @@ class Evaluator:
             info = {"sandbox": _sandbox_level(outcome), "containment": worker.containment,
                     "configs": _configs_checked(outcome), "source_task": task.id, "processes": len(shares),
                     "timing": {key: round(value, 3) for key, value in timing.items()}}
-            if shared_oom:
-                info["perf_out_of_memory_beside_others"] = shared_oom
-            return self._result(job, call, exe, outcome.seconds, info, perf, metrics, verdicts)
+            return self._result(job, call, exe, outcome.seconds, info, perf, metrics, verdicts), shared_oom
         finally:
             admission.release()
             if quiet:
