@@ -21,6 +21,7 @@ Runs on the CPU too (interpreter), where the numbers describe the interpreter, n
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import json
 import statistics
 import subprocess
@@ -110,14 +111,19 @@ def warm(repeats: int, gpu: bool, on_part=lambda results: None) -> dict:
             ev.submit(TASK, RELU).result()  # the first job warms the reference cache and compile caches
             first = time.monotonic() - t
             _progress(f"warm {name}: opened in {opened:.2f} s, first job {first:.2f} s")
-            latencies, verdicts = [], []
+            latencies, verdicts, timings = [], [], []
             for i in range(repeats):
                 t = time.monotonic()
-                verdicts.append(ev.submit(TASK, RELU).result()["verdict"])
+                record = ev.submit(TASK, RELU).result()
                 latencies.append(time.monotonic() - t)
+                verdicts.append(record["verdict"])
+                timings.append(record["info"].get("timing") or {})
                 _progress(f"warm {name}: {i + 1}/{repeats} {latencies[-1]:.2f} s {verdicts[-1]}")
+        # the median of each part of a job (worker stages, perf phases): where one submission's time goes
+        parts = {key: round(statistics.median(t.get(key, 0.0) for t in timings), 3)
+                 for key in sorted({key for t in timings for key in t})}
         results[name] = {"open_s": round(opened, 2), "first_s": round(first, 2), **_percentiles(latencies),
-                         "verdicts": sorted(set(verdicts))}
+                         "verdicts": sorted(set(verdicts)), "median_parts_s": parts}
         on_part(results)
     return results
 
@@ -175,7 +181,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds a suite run may take; a longer one is stopped and reported as cut")
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--stack-dump-s", type=float, default=None,
+                        help="print every thread's stack after this many seconds (where a run that hangs waits)")
     args = parser.parse_args(argv)
+    if args.stack_dump_s:
+        faulthandler.dump_traceback_later(args.stack_dump_s, repeat=True)
     import torch
     gpu = torch.cuda.is_available()
     out = Path(args.out)

@@ -12,6 +12,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any, Callable
 
 from harness.config import ENV_WORKERS, INTERPRETER, RunConfig, StageLimits
 
@@ -104,8 +105,9 @@ class Progress:
             self._bar.close()
 
 
-def _run(jobs: list, config: RunConfig, quiet: bool):
-    """Run ``jobs`` with progress and print the table; returns (exit code, summary, evaluator)."""
+def _run(jobs: list, config: RunConfig, quiet: bool, on_result: Callable[[Any], None] | None = None):
+    """Run ``jobs`` with progress and print the table; returns (exit code, summary, evaluator).
+    ``on_result`` is called with each judged job too."""
     from harness.config import GPU
     from harness.report.table import format_table
     from harness.run.journal import JournalError
@@ -123,8 +125,14 @@ def _run(jobs: list, config: RunConfig, quiet: bool):
     print(f"evaluating {len(jobs)} job(s) {where}, seed {config.seed}, perf: {evaluator.perf_note()}, "
           f"results in {config.out_dir}", file=sys.stderr)
     progress = Progress(len(jobs), quiet)
+
+    def judged(result: Any) -> None:
+        progress.update(result)
+        if on_result:
+            on_result(result)
+
     try:
-        summary = evaluator.run(jobs, on_result=progress.update)
+        summary = evaluator.run(jobs, on_result=judged)
     except JournalError as exc:
         print(f"kernelbenchx: {exc}", file=sys.stderr)
         return 1, None, None
@@ -206,14 +214,16 @@ def _golden(args: argparse.Namespace) -> int:
     wanted = {task.id for task in select_tasks(args.filter)}
     jobs = [j for j in load_submissions(str(solutions)) if j.task_id in wanted]
     out = Path(args.golden_out) if args.golden_out else golden.golden_root() / golden.machine_name()
-    prov = golden.provenance(args.seed)
     config = _config(args, perf=True, compile_baseline=True, golden_dir=out / "(not compared)", remeasure_roofline=True)
-    code, summary, evaluator = _run(jobs, config, args.quiet)
+    # each task's results are written when its job is judged: a run cut short keeps what it measured
+    writer = golden.GoldenWriter(out, golden.provenance(args.seed))
+    code, summary, evaluator = _run(jobs, config, args.quiet, on_result=writer.add)
     if summary is None:
         return code
-    missing = golden.write(out, list(evaluator.results.values()), evaluator.roofline,
-                           prov | {"wall_s": summary.get("wall_s")})
-    print(f"golden results for {len(jobs) - len(missing)} task(s) written to {out}", file=sys.stderr)
+    for result in evaluator.results.values():  # those a --resume found in the journal
+        writer.add(result)
+    missing = writer.finish(evaluator.roofline, wall_s=summary.get("wall_s"))
+    print(f"golden results for {len(writer.written)} task(s) written to {out}", file=sys.stderr)
     for line in missing:
         print(f"  not measured: {line}", file=sys.stderr)
     return code or (1 if missing else 0)

@@ -18,7 +18,7 @@ from conftest import ROOT, load_metrics, run_cli, write_jsonl
 from harness.perf.metrics import faster_than_roofline, geomean, job_metrics, run_metrics
 from harness.perf.roofline import gpu_slug, roofline_ms
 from harness.perf.timing import (MAX_REPS_PER_ROUND, MAX_ROUNDS, MAX_SPIN_CYCLES, MEDIAN_PRECISION, MIN_REPS_PER_ROUND,
-                            MIN_ROUNDS, SPIN_CYCLES, EventTimer, TimingStats, median_halfwidth, precise_enough,
+                            MIN_ROUNDS, SLOW_CALL_MS, SPIN_CYCLES, EventTimer, TimingStats, median_halfwidth, precise_enough,
                             reps_per_round)
 
 RELU = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
@@ -180,8 +180,16 @@ def test_every_timed_call_is_equally_likely_to_be_the_judged_one():
 
 def test_reps_per_round_is_bounded():
     assert reps_per_round(0.001) == MAX_REPS_PER_ROUND
-    assert reps_per_round(1000.0) == MIN_REPS_PER_ROUND
+    assert reps_per_round(0.99 * SLOW_CALL_MS) == MIN_REPS_PER_ROUND
     assert MIN_REPS_PER_ROUND < reps_per_round(1.0) < MAX_REPS_PER_ROUND
+
+
+def test_a_slow_call_is_timed_once_a_round_in_every_round():
+    assert reps_per_round(SLOW_CALL_MS) == reps_per_round(5000.0) == 1
+    # one sample a round is too few for the precision test: every round runs, even for a quiet side
+    slow = [1000.0 + 0.01 * i for i in range(MAX_ROUNDS)]
+    assert not any(precise_enough({"candidate": [0.5] * 60 * r, "eager": slow[:r]}, r) for r in range(MAX_ROUNDS))
+    assert precise_enough({"candidate": [0.5] * 60 * MAX_ROUNDS, "eager": slow}, MAX_ROUNDS)
 
 
 def test_gpu_slug():
@@ -337,7 +345,9 @@ def test_committed_h200_golden_results_cover_every_task_with_provenance():
     assert golden is not None, f"no golden results in {root}"
     runs = json.loads((root / "provenance.json").read_text())["runs"]
     for run in runs:
-        assert run["gpu"] == "NVIDIA H200" and run["clocks_before"] and run["clocks_after"], run
+        # a run stopped by a time limit wrote what it measured but could not read the clocks after it
+        assert run["gpu"] == "NVIDIA H200" and run["clocks_before"], run
+        assert run.get("clocks_after") or run.get("finished") is False, run
         assert all(run.get(k) for k in ("driver", "torch", "triton", "cuda", "date")), run
     roofline = json.loads((root / "roofline.json").read_text())
     assert roofline["copy_bytes_per_s"] > 1e12 and set(roofline["matmul_flops_per_s"]) >= {"float16", "float32"}
@@ -375,21 +385,36 @@ def test_perf_protocol_end_to_end_on_cpu(tmp_path):
             assert case[side]["reps"] >= case["rounds"] * MIN_REPS_PER_ROUND
         assert case["candidate"]["median_ms"] > 0 and case["speedup_vs_eager"] > 0
     assert good["perf_metrics"]["rounds"] == max(c["rounds"] for c in good["perf_metrics"]["cases"])
+    # where judging the perf-size results went: the candidate's saving, the baseline's loading and
+    # comparing (each within judge_checks; saving overlaps the judging of the result before), and
+    # how much was saved (a check-set result and a timed call's per case)
+    timing = good["info"]["timing"]
+    parts = [timing[f"perf_judge_checks_{part}_s"] for part in ("saving", "loading", "comparing")]
+    assert all(0 < p <= timing["perf_judge_checks_s"] for p in parts), timing
+    outputs_mb = sum(c["bytes"] for c in good["perf_metrics"]["cases"]) / 2 / 1e6  # relu: half its traffic is output
+    assert 2 * outputs_mb <= good["info"]["perf_judged_mb"] <= 2 * outputs_mb + 0.1 * len(good["perf_metrics"]["cases"])
     assert good["perf_metrics"]["speedup"] > 0
 
-    # The golden-results files written from such a run read back as the per-case baselines.
-    from harness.perf.golden import GoldenResults, write
+    # The golden-results files written from such a run read back as the per-case baselines, each as
+    # soon as its job is judged: a run cut short keeps them and its provenance says it did not finish.
+    import json
+
+    from harness.perf.golden import GoldenResults, GoldenWriter, write
     from harness.task import get_task
     from harness.verdicts import JobResult
-    missing = write(tmp_path / "golden", [JobResult.from_json(good)], None, {"seed": 0})
+    writer = GoldenWriter(tmp_path / "golden", {"seed": 0})
+    writer.add(JobResult.from_json(good))
     stored = GoldenResults.find(tmp_path / "golden").cases(get_task("Activation/relu.py"))
-    assert not missing and set(stored) == {c["label"] for c in good["perf_metrics"]["cases"]}
+    assert set(stored) == {c["label"] for c in good["perf_metrics"]["cases"]}
     first = good["perf_metrics"]["cases"][0]
     assert stored[first["label"]] == {"eager": first["eager"]["median_ms"], "triton": first["candidate"]["median_ms"]}
+    runs = json.loads((tmp_path / "golden" / "provenance.json").read_text())["runs"]
+    assert runs == [{"seed": 0, "finished": False, "tasks": ["Activation/relu.py"], "not_measured": []}]
+    assert writer.finish(None, wall_s=1.0) == []
     write(tmp_path / "golden", [], None, {"seed": 1})  # a later partial run is recorded beside the first
-    import json
     runs = json.loads((tmp_path / "golden" / "provenance.json").read_text())["runs"]
     assert [r["tasks"] for r in runs] == [["Activation/relu.py"], []] and [r["seed"] for r in runs] == [0, 1]
+    assert [r["finished"] for r in runs] == [True, True] and runs[0]["wall_s"] == 1.0
 
 
 # -- anti-cheat timing on the GPU ----------------------------------------------------------------

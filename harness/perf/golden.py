@@ -14,6 +14,7 @@ import json
 import os
 import platform
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,38 +103,79 @@ def provenance(seed: int) -> dict[str, Any]:
             "seed": seed, "clocks_before": nvidia_smi(CLOCK_FIELDS), "clock_fields": CLOCK_FIELDS}
 
 
+class GoldenWriter:
+    """Writes the golden results of one measuring run as its jobs are judged: each task's file when
+    its job is done, and this run's entry in ``provenance.json`` kept current (``finished`` false
+    until :meth:`finish`), so a run cut short by a time limit keeps everything it measured and says
+    that it was cut."""
+
+    def __init__(self, out: Path, prov: dict[str, Any]) -> None:
+        self.out = out
+        out.mkdir(parents=True, exist_ok=True)
+        self.measured = {k: prov.get(k) for k in ("gpu", "driver", "torch", "triton", "cuda", "date", "seed")}
+        self.written: list[str] = []
+        self.missing: list[str] = []
+        try:
+            self._runs = json.loads((out / "provenance.json").read_text()).get("runs", [])
+        except (OSError, ValueError):
+            self._runs = []
+        self._run = {**prov, "finished": False, "tasks": self.written, "not_measured": self.missing}
+        self._runs.append(self._run)
+        self._seen: set[str] = set()
+        self._lock = threading.Lock()  # jobs are judged on several threads
+        self._save_provenance()
+
+    def add(self, result: Any) -> None:
+        """Record one judged job (a :class:`JobResult`): its task's file if its perf stage passed,
+        else a line in the run's ``not_measured``. A task already recorded is left as it is."""
+        with self._lock:
+            if result.task_id not in self._seen:
+                self._seen.add(result.task_id)
+                self._add(result)
+
+    def _add(self, result: Any) -> None:
+        if not result.perf.ok:
+            self.missing.append(f"{result.task_id}: {result.verdict} ({result.perf.status}: {result.perf.detail[:200]})")
+        else:
+            task = get_task(result.task_id)
+            path = self.out / task.category / f"{task.name}.json"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_json_atomic(path, {"task_id": task.id, "task_perf_sha": task.perf_source_hash,
+                                     "measured": self.measured, "cases": _golden_cases(result.perf_metrics)})
+            self.written.append(task.id)
+        self._save_provenance()
+
+    def finish(self, roofline: dict[str, Any] | None, **facts: Any) -> list[str]:
+        """The run ended: write the roofline it measured, the clocks now and ``facts`` (e.g. its
+        wall time). Returns the tasks that could not be measured."""
+        with self._lock:
+            if roofline:
+                write_json_atomic(self.out / "roofline.json", roofline)
+            self._run.update(facts, finished=True, clocks_after=nvidia_smi(CLOCK_FIELDS))
+            self._save_provenance()
+        return self.missing
+
+    def _save_provenance(self) -> None:
+        write_json_atomic(self.out / "provenance.json", {"runs": self._runs})
+
+
+def _golden_cases(perf_metrics: dict) -> list[dict]:
+    cases = []
+    for c in perf_metrics["cases"]:
+        row = {"label": c["label"], "describe": c["describe"], "flops": c["flops"], "bytes": c["bytes"]}
+        for name, side in SIDES.items():
+            row[name] = (c.get(side) or {}).get("median_ms")
+            row[f"{name}_iqr"] = (c.get(side) or {}).get("iqr_ms")
+        row["compile_s"] = c.get("compile_s")
+        row["roofline_ms"] = c.get("roofline_ms")
+        cases.append(row)
+    return cases
+
+
 def write(out: Path, results: list, roofline: dict[str, Any] | None, prov: dict[str, Any]) -> list[str]:
-    """Write one file per task with a timed reference solution (each with this run's provenance),
-    the roofline, and append this run to ``provenance.json`` (golden results may be measured in
-    several runs, e.g. a category at a time). Returns the tasks that could not be measured."""
-    out.mkdir(parents=True, exist_ok=True)
-    measured = {k: prov.get(k) for k in ("gpu", "driver", "torch", "triton", "cuda", "date", "seed")}
-    missing, written = [], []
-    for r in results:
-        if not r.perf.ok:
-            missing.append(f"{r.task_id}: {r.verdict} ({r.perf.status}: {r.perf.detail[:200]})")
-            continue
-        task = get_task(r.task_id)
-        cases = []
-        for c in r.perf_metrics["cases"]:
-            row = {"label": c["label"], "describe": c["describe"], "flops": c["flops"], "bytes": c["bytes"]}
-            for name, side in SIDES.items():
-                row[name] = (c.get(side) or {}).get("median_ms")
-                row[f"{name}_iqr"] = (c.get(side) or {}).get("iqr_ms")
-            row["compile_s"] = c.get("compile_s")
-            row["roofline_ms"] = c.get("roofline_ms")
-            cases.append(row)
-        path = out / task.category / f"{task.name}.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_json_atomic(path, {"task_id": task.id, "task_perf_sha": task.perf_source_hash, "measured": measured,
-                                 "cases": cases})
-        written.append(task.id)
-    if roofline:
-        write_json_atomic(out / "roofline.json", roofline)
-    try:
-        runs = json.loads((out / "provenance.json").read_text()).get("runs", [])
-    except (OSError, ValueError):
-        runs = []
-    runs.append({**prov, "clocks_after": nvidia_smi(CLOCK_FIELDS), "tasks": written, "not_measured": missing})
-    write_json_atomic(out / "provenance.json", {"runs": runs})
-    return missing
+    """Write the golden results of finished ``results`` at once (see :class:`GoldenWriter`); returns
+    the tasks that could not be measured."""
+    writer = GoldenWriter(out, prov)
+    for result in results:
+        writer.add(result)
+    return writer.finish(roofline)

@@ -36,7 +36,7 @@ from harness.bounded_io import load_tensors
 from harness.invoke import (CallRecord, argument_storages, call_case, clone_case, detached,
                             record_of, saved_payload_limit)
 from harness.perf.roofline import case_dtype
-from harness.perf.timing import EventTimer, estimate_ms
+from harness.perf.timing import SLOW_CALL_MS, EventTimer, estimate_ms
 from harness.task import Task
 from harness.taskdef import Case, map_tensors, tensor_leaves
 from harness.verdicts import INTEGRITY, WRONG
@@ -219,10 +219,17 @@ class PerfServer:
                     info.setdefault("unavailable", {})[side] = f"{type(exc).__name__}: {str(exc)[:300]}"
                     continue
                 info["first_call_s"][side] = round(time.perf_counter() - start, 3)
+                slow = False
                 for rep in range(WARMUP_CALLS):
                     case.load(rep)
+                    start = time.perf_counter()
                     case.call(fn)
-                info["estimate_ms"][side] = estimate_ms(self.timer, lambda: case.call(fn), case.loader("estimate"))
+                    self.timer.sync()
+                    slow = (time.perf_counter() - start) * 1e3 >= SLOW_CALL_MS
+                    if slow:  # warm after its first call; one more call is enough to size its rounds
+                        break
+                info["estimate_ms"][side] = estimate_ms(self.timer, lambda: case.call(fn), case.loader("estimate"),
+                                                        calls=1 if slow else 3)
                 if self.trusted and side == protocol.EAGER:
                     cost = self.task.cost(case.sets[0], output)
                     info["flops"], info["bytes"] = float(cost.flops), float(cost.bytes)
@@ -324,20 +331,26 @@ def _dtype_of(case: Case, output: Any, declared: str | None = None) -> str:
 
 def _judge_saved(task: Task, inputs: Case, reference: CallRecord, path: Path) -> dict:
     """Judge a result the candidate saved (a file it wrote) against the reference's for the same
-    ``inputs`` (what a custom check reads besides the outputs)."""
+    ``inputs`` (what a custom check reads besides the outputs). Besides the verdict: the seconds
+    loading and comparing took and the file's size, for the job's time breakdown."""
+    clock = time.perf_counter()
+    costs: dict[str, float] = {}
     try:
+        costs["bytes"] = float(path.lstat().st_size)
         payload = load_tensors(path, saved_payload_limit([reference]))
     except Exception as exc:  # noqa: BLE001 - the file came from the untrusted process
         return {"ok": False, "status": INTEGRITY, "detail": f"perf check result unreadable ({type(exc).__name__}: {str(exc)[:300]})"}
     finally:
         path.unlink(missing_ok=True)
+    costs["load_s"] = time.perf_counter() - clock
     try:
         msg = judge_saved(payload, reference, task.tolerances, task.custom_check, inputs)
     except Exception as exc:  # noqa: BLE001 - whatever the candidate returned broke the comparison
         return {"ok": False, "status": INTEGRITY, "detail": f"perf check result could not be judged ({type(exc).__name__}: {str(exc)[:300]})"}
+    costs["compare_s"] = time.perf_counter() - clock - costs["load_s"]
     if msg:
         return {"ok": False, "status": WRONG, "detail": f"at perf size, case {inputs.describe()}: {msg}"}
-    return {"ok": True}
+    return {"ok": True, "costs": costs}
 
 
 def stdin_commands() -> Iterator[dict]:

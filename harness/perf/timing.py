@@ -30,6 +30,11 @@ MIN_REPS_PER_ROUND = 5
 MAX_REPS_PER_ROUND = 30
 MIN_ROUNDS = 3
 MAX_ROUNDS = 7
+# A call at least this slow is timed once per round, MAX_ROUNDS times (too few samples for the
+# precision test, so every round runs): such calls are host-bound library baselines (batched
+# eigensolvers take a second or more per call on the H200), whose spread between repetitions is a
+# small fraction of their length, and five repetitions a round made one perf case take minutes.
+SLOW_CALL_MS = 100.0
 # Relative half-width of the 95% confidence interval of a side's median that ends the rounds: a
 # speedup (the ratio of two medians) then moves by well under 1% between runs.
 MEDIAN_PRECISION = 0.005
@@ -73,6 +78,8 @@ def reps_per_round(estimate_ms: float) -> int:
     """Repetitions per interleaved round for a call of about ``estimate_ms``."""
     if estimate_ms <= 0:
         return MAX_REPS_PER_ROUND
+    if estimate_ms >= SLOW_CALL_MS:
+        return 1
     return int(min(MAX_REPS_PER_ROUND, max(MIN_REPS_PER_ROUND, ROUND_TARGET_S * 1e3 / estimate_ms)))
 
 

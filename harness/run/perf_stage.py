@@ -118,8 +118,11 @@ def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, g
                 raw = _timed(candidate, baseline, base["cases"], prepared["cases"], deadline)
             phase("timed")  # of which the check calls (traced) took raw["check_calls_s"]
         phases["timed_check_calls"] = raw["check_calls_s"]
-        phases["judge_checks_saving"] = _judge_checks(candidate, baseline, len(raw["cases"]), job_dir, deadline)
-        phase("judge_checks")  # of which the candidate's saving took judge_checks_saving
+        costs = _judge_checks(candidate, baseline, len(raw["cases"]), job_dir, deadline)
+        phase("judge_checks")  # of which saving, loading and comparing took the judge_checks_* phases
+        phases.update({f"judge_checks_{name}": round(costs[key], 3)
+                       for name, key in (("saving", "save_s"), ("loading", "load_s"), ("comparing", "compare_s"))})
+        raw["judged_mb"] = round(costs["bytes"] / 1e6, 1)
         raw["lock_wait_s"] = phases["lock_wait"]
         raw["phases_s"] = phases
         return StageResult(OK), raw
@@ -200,11 +203,12 @@ def _check_call(candidate: WorkerProcess, baseline: WorkerProcess, case: int, de
 
 
 def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int, job_dir: Path,
-                  deadline: float) -> float:
+                  deadline: float) -> dict[str, float]:
     """After the GPU is released: the candidate's results on the check set and of its kept timed
     repetition are judged by the baseline, pipelined (the candidate saves the next result while the
-    baseline judges the last one). Returns the seconds the candidate took to save them."""
-    saving = 0.0
+    baseline judges the last one). Returns what that cost: the seconds the candidate took to save
+    (``save_s``), the baseline to load and to compare them, and the bytes saved."""
+    costs = dict.fromkeys(("save_s", "load_s", "compare_s", "bytes"), 0.0)
     judging: str | None = None  # what the baseline is judging now
 
     def verdict_of(what: str) -> None:
@@ -214,6 +218,8 @@ def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int,
         if not verdict.get("ok"):
             raise PerfFailure(StageResult(verdict.get("status", WRONG), f"{what.split(' of case')[0]}: "
                                                                          f"{verdict.get('detail', '')}"))
+        for key in ("load_s", "compare_s", "bytes"):
+            costs[key] += float((verdict.get("costs") or {}).get(key, 0.0))
 
     for case in range(cases):
         for which, what in ((protocol.CHECK_RESULT, "check call"), (protocol.TIMED_RESULT, "timed repetition")):
@@ -221,7 +227,7 @@ def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int,
             command = {"case": case, "path": str(path), "which": which}
             clock = time.monotonic()
             event = candidate.request({"cmd": protocol.CMD_SAVE, **command}, protocol.SAVED, deadline)
-            saving += time.monotonic() - clock
+            costs["save_s"] += time.monotonic() - clock
             if event is None or event.get("event") != protocol.SAVED:
                 raise _candidate_failed(candidate, event, f"saving the {what} result of case {case}")
             if judging:
@@ -231,4 +237,4 @@ def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int,
             judging = f"{what} of case {case}"
     if judging:
         verdict_of(judging)
-    return round(saving, 3)
+    return costs

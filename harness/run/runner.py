@@ -392,6 +392,7 @@ class Evaluator:
                 call, exe, verdicts = judge_worker(task, workers.outcome(), cases, expected)
                 timing["judge_s"] = time.monotonic() - clock
                 perf = metrics = None
+                judged_mb = None  # perf-size results the baseline judged (saved by the candidate, read back)
                 # perf is timed for a job whose core cases pass (fast_p_core counts those)
                 if self.perf_enabled and ran and core_passed(call, exe, verdicts):
                     clock = time.monotonic()
@@ -405,6 +406,7 @@ class Evaluator:
                     perf, raw = run_perf(worker, baseline, job_dir, self._gpu_locks[slot], limits, quiet)
                     timing["perf_s"] = time.monotonic() - clock
                     timing["perf_lock_wait_s"] = raw.get("lock_wait_s", 0.0)
+                    judged_mb = raw.get("judged_mb")
                     timing.update({f"perf_{name}_s": s for name, s in raw.get("phases_s", {}).items()
                                    if name != "lock_wait"})
                     if not perf.ok and not alone and memory is not None and out_of_gpu_memory(perf.detail) \
@@ -426,6 +428,8 @@ class Evaluator:
             info = {"sandbox": _sandbox_level(outcome), "containment": worker.containment,
                     "configs": _configs_checked(outcome), "source_task": task.id, "processes": len(shares),
                     "timing": {key: round(value, 3) for key, value in timing.items()}}
+            if judged_mb is not None:
+                info["perf_judged_mb"] = judged_mb
             return self._result(job, call, exe, outcome.seconds, info, perf, metrics, verdicts), shared_oom
         finally:
             admission.release()

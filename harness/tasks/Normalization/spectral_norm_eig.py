@@ -196,9 +196,11 @@ def cases(g: Inputs):
 
 
 def perf_cases(g: Inputs):
-    # Upstream times single matrices (n = 4 .. 128); batches of them fill an H200.
+    # Upstream times single matrices (n = 4 .. 128); batches of them fill an H200. The batches stay
+    # near a second per eager call: torch.linalg.eig loops over the matrices on the host (1.2 s for
+    # 1024 of 16 x 16 on the H200), and the golden run times eager and torch.compile on every case.
     yield Case("single-128", g.randn(128, 128))
-    yield Case("batch-4096x16", g.randn(4096, 16, 16))
-    yield Case("batch-1024x32", g.randn(1024, 32, 32))
-    yield Case("batch-512x64", g.randn(512, 64, 64))
-    yield Case("batch-64x128", g.randn(64, 128, 128))
+    yield Case("batch-1024x16", g.randn(1024, 16, 16))
+    yield Case("batch-256x32", g.randn(256, 32, 32))
+    yield Case("batch-128x64", g.randn(128, 64, 64))
+    yield Case("batch-32x128", g.randn(32, 128, 128))
