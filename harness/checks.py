@@ -161,3 +161,16 @@ def check_bounded(output: Any, exact: torch.Tensor, bound: torch.Tensor, *, dtyp
     return (f"{where}: {int(bad.sum())} of {exact.numel()} elements beyond the allowed rounding error (worst "
             f"{ratio:.3g}x the bound); first at flat index {i}: got {got.flatten()[i].item()!r}, exact "
             f"{exact.flatten()[i].item()!r}, allowed error {bound.flatten()[i].item():.3g}")
+
+
+def statistics_device(t: torch.Tensor, float64_copies: int) -> torch.device:
+    """Where a statistical check of ``t`` runs: on ``t``'s GPU while it has room for twice
+    ``float64_copies`` float64 copies of ``t`` (other jobs share it), else on the CPU. For a
+    perf-size output the tests (a sort, a few dozen passes) take tens of seconds on the CPU; their
+    counts and order statistics are the same on either device, their sums equal up to float64
+    rounding."""
+    if t.is_cuda:
+        free, _ = torch.cuda.mem_get_info(t.device)
+        if free >= 2 * float64_copies * 8 * t.numel():
+            return t.device
+    return torch.device("cpu")

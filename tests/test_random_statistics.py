@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 import torch
 
 from harness.task import get_task
@@ -47,3 +48,35 @@ def test_a_tuned_deterministic_sequence_fails_the_judge():
     assert "runs above/below" in module._runs(_weyl(32768, 0.5))
     assert "serial chi-square" in module._serial(_weyl(32768, 0.5))
     assert "2 apart are correlated" in module._distribution(_weyl(32768, 0.5), [32768], torch.float64)
+
+
+def test_statistics_of_a_cpu_tensor_stay_on_the_cpu():
+    from harness.checks import statistics_device
+    assert statistics_device(torch.zeros(4), 8) == torch.device("cpu")
+
+
+@pytest.mark.gpu
+def test_statistical_judges_on_the_gpu_give_the_cpu_verdicts_at_perf_size():
+    """rand and bitwise_and_binomial judge a CUDA output on the GPU (seconds instead of minutes at
+    perf size): the same verdicts as on the CPU, for a right output and for wrong ones."""
+    module = RAND.module
+    n = 1 << 24
+    [case] = [c for c in RAND.correctness_cases(0) if c.label == "f64-1d"]
+    case.history = None
+    right = torch.rand(n, dtype=torch.float64, device="cuda")
+    wrong = {"tuned": _weyl(n, 0.123).cuda(), "float32 bits": right.float().double(),
+             "repeating": right[: n // 2].repeat(2)}
+    for label, output in {"right": right, **wrong}.items():
+        on_gpu = module.check(case, output, output)
+        assert on_gpu == module.check(case, output.cpu(), output.cpu()), label
+        assert (on_gpu is None) == (label == "right"), (label, on_gpu)
+
+    binomial = get_task("Math/bitwise_and_binomial.py")
+    big = [c for c in binomial.perf_cases(0, "cuda") if c.label == "16M-n10"][0]
+    good = binomial.module.reference(*big.args, **big.kwargs)
+    for label, output in {"right": good, "shifted": (good + 1).clamp(max=10), "rounded mean": torch.full_like(good, 5.0)}.items():
+        on_gpu = binomial.module.check(big, output, good)
+        cpu_case = type(big)(big.label, *[a.cpu() if isinstance(a, torch.Tensor) else a for a in big.args],
+                             **{k: v.cpu() if isinstance(v, torch.Tensor) else v for k, v in big.kwargs.items()})
+        assert on_gpu == binomial.module.check(cpu_case, output.cpu(), good.cpu()), label
+        assert (on_gpu is None) == (label == "right"), (label, on_gpu)

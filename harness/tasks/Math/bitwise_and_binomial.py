@@ -4,6 +4,7 @@ import math
 
 import torch
 
+from harness.checks import statistics_device
 from harness.taskdef import Case, Cost, Inputs, numel_bytes
 
 ENTRY = "bitwise_and_binomial"
@@ -39,6 +40,7 @@ FLOPS_PER_ELEMENT = 60
 
 _Z_MAX = 5.5  # two-sided normal tail 3.8e-8 per test
 _CHI2_P_MIN = 1e-8  # per chi-square test
+JUDGE_COPIES = 10  # float64 copies of the output the tests hold at once (samples, parameters, masked copies, temporaries)
 # Up to ~17 tests per case (mean, variance, chi-square, 14 lags): < 1e-6 false alarms per case.
 
 
@@ -79,9 +81,9 @@ def _log_pmf(k, n, p):
 
 def _chi_square(x, n, p):
     """p-value of a chi-square goodness-of-fit test of samples x against Binomial(n, p)."""
-    ks = torch.arange(0, int(n) + 1, dtype=torch.float64)
-    expected = x.numel() * torch.exp(_log_pmf(ks, torch.tensor(float(n), dtype=torch.float64),
-                                               torch.tensor(p, dtype=torch.float64)))
+    ks = torch.arange(0, int(n) + 1, dtype=torch.float64, device=x.device)
+    expected = x.numel() * torch.exp(_log_pmf(ks, torch.tensor(float(n), dtype=torch.float64, device=x.device),
+                                               torch.tensor(p, dtype=torch.float64, device=x.device)))
     observed = torch.bincount(x.long(), minlength=int(n) + 1).double()
     # Merge bins from both ends inward until each holds an expected count of at least 5.
     bins_e, bins_o, acc_e, acc_o = [], [], 0.0, 0.0
@@ -113,9 +115,10 @@ def check(case: Case, output, expected):
         return f"output: dtype {output.dtype} != expected {expected.dtype}"
     if output.numel() == 0:
         return None
+    where = statistics_device(output, JUDGE_COPIES)
     n, p = _params(case)
-    n, p = n.cpu(), p.cpu()
-    x = output.detach().double().cpu()
+    n, p = n.to(where), p.to(where)
+    x = output.detach().to(where, torch.float64)
     if not torch.isfinite(x).all():
         return "output: non-finite samples"
     if (x != x.round()).any():
@@ -161,7 +164,7 @@ def check(case: Case, output, expected):
         collide = float((pmf * pmf).sum())  # P(two independent samples are equal)
         lag = 1
         while 2 * lag <= flat.numel():
-            idx = torch.arange(flat.numel() - lag)
+            idx = torch.arange(flat.numel() - lag, device=flat.device)
             idx = idx[(idx // lag) % 2 == 0]  # disjoint pairs (i, i + lag)
             if idx.numel() >= 500:
                 same = (flat[idx] == flat[idx + lag]).double().sum()

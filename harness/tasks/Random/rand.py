@@ -4,6 +4,7 @@ import math
 
 import torch
 
+from harness.checks import statistics_device
 from harness.taskdef import Case, Inputs
 
 ENTRY = "rand"
@@ -63,6 +64,7 @@ MIN_STAT_N = 1000  # distribution tests need enough values to have power
 MIN_COUNT = 64  # comparisons a counting test needs
 SHARE = 0.25  # share of hits that fails a counting test
 PREFIX = 64  # values remembered per call for the across-calls comparison
+JUDGE_COPIES = 8  # float64 copies of the output the tests hold at once (the sort's values and indices, temporaries)
 
 
 def _bernstein(n: int, var: float, bound: float) -> float:
@@ -99,7 +101,7 @@ def _distribution(x: torch.Tensor, shape, dtype: torch.dtype) -> str | None:
     grid = torch.finfo(dtype).eps
     # Uniformity: Kolmogorov-Smirnov distance to U(0, 1).
     s = torch.sort(x).values
-    k = torch.arange(1, n + 1, dtype=torch.float64)
+    k = torch.arange(1, n + 1, dtype=torch.float64, device=x.device)
     d = max((k / n - s).max().item(), (s - (k - 1) / n).max().item())
     d_max = math.sqrt(_L / (2.0 * n)) + grid
     if d > d_max:
@@ -184,7 +186,7 @@ def check(case: Case, output, expected) -> str | None:
         return f"shape {list(output.shape)} != expected {list(expected.shape)}"
     if output.dtype != expected.dtype:
         return f"dtype {output.dtype} != expected {expected.dtype}"
-    x = output.detach().to("cpu", torch.float64).reshape(-1)
+    x = output.detach().to(statistics_device(output, JUDGE_COPIES), torch.float64).reshape(-1)
     n = x.numel()
     if n == 0:
         return None
@@ -201,7 +203,7 @@ def check(case: Case, output, expected) -> str | None:
     # same run, shared through `case.history`).
     history = getattr(case, "history", None)
     if history is not None:
-        head = x[:PREFIX].clone()
+        head = x[:PREFIX].cpu().clone()
         for label, other in history:
             if label == case.label:
                 continue  # the same case judged again (another autotune config, a re-judge)
