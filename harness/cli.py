@@ -115,7 +115,7 @@ def _run(jobs: list, config: RunConfig, quiet: bool, on_result: Callable[[Any], 
     from harness.verdicts import HARNESS_ERROR
 
     if config.backend == "ray":
-        return _run_on_ray(jobs, config, quiet)
+        return _run_on_ray(jobs, config, quiet, on_result)
     try:
         evaluator = Evaluator(config)
     except RuntimeError as exc:
@@ -125,14 +125,8 @@ def _run(jobs: list, config: RunConfig, quiet: bool, on_result: Callable[[Any], 
     print(f"evaluating {len(jobs)} job(s) {where}, seed {config.seed}, perf: {evaluator.perf_note()}, "
           f"results in {config.out_dir}", file=sys.stderr)
     progress = Progress(len(jobs), quiet)
-
-    def judged(result: Any) -> None:
-        progress.update(result)
-        if on_result:
-            on_result(result)
-
     try:
-        summary = evaluator.run(jobs, on_result=judged)
+        summary = evaluator.run(jobs, on_result=_also(progress.update, on_result))
     except JournalError as exc:
         print(f"kernelbenchx: {exc}", file=sys.stderr)
         return 1, None, None
@@ -142,7 +136,16 @@ def _run(jobs: list, config: RunConfig, quiet: bool, on_result: Callable[[Any], 
     return (1 if summary["verdicts"].get(HARNESS_ERROR) else 0), summary, evaluator
 
 
-def _run_on_ray(jobs: list, config: RunConfig, quiet: bool):
+def _also(first: Callable[[Any], None], then: Callable[[Any], None] | None) -> Callable[[Any], None]:
+    """A per-result callback calling ``first``, then ``then`` if given."""
+    def both(result: Any) -> None:
+        first(result)
+        if then:
+            then(result)
+    return both
+
+
+def _run_on_ray(jobs: list, config: RunConfig, quiet: bool, on_result: Callable[[Any], None] | None = None):
     """``_run`` with the jobs scheduled on a Ray cluster; the evaluator slot of the result is None
     (golden results are written from local runs only)."""
     from harness.report.table import format_table
@@ -154,7 +157,7 @@ def _run_on_ray(jobs: list, config: RunConfig, quiet: bool):
           f"{config.seed}, results in {config.out_dir}", file=sys.stderr)
     progress = Progress(len(jobs), quiet)
     try:
-        summary, _ = run_on_ray(jobs, config, config.ray_address, on_result=progress.update)
+        summary, _ = run_on_ray(jobs, config, config.ray_address, on_result=_also(progress.update, on_result))
     except (RayUnavailable, JournalError) as exc:
         print(f"kernelbenchx: {exc}", file=sys.stderr)
         return 1, None, None
