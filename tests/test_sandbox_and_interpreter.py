@@ -78,10 +78,13 @@ CONFINED_READ = textwrap.dedent("""
 """)
 
 
-def test_confined_process_cannot_read_hidden_files(tmp_path):
+@pytest.mark.parametrize("pipe_beside", [False, True], ids=["plain", "pipe-link-beside-the-scratch"])
+def test_confined_process_cannot_read_hidden_files(tmp_path, pipe_beside):
     """With Landlock the worker's hidden paths (other jobs, the solutions, the dataset, ...) cannot
     be opened at all, by Python or native code, even inside a directory on ``sys.path`` (which
-    stays listable for imports); its own dir and everything else stay readable."""
+    stays listable for imports); its own dir and everything else stay readable. Also when the
+    scratch lies beside a link to a pipe (a scratch under /dev/shm: /dev/stdin), which Landlock
+    cannot take a rule for."""
     if landlock_abi() == 0:
         pytest.skip("kernel without Landlock: reads are refused by the guard only (tests/adversarial)")
     scratch = tmp_path / "scratch"
@@ -95,8 +98,11 @@ def test_confined_process_cannot_read_hidden_files(tmp_path):
     public = tmp_path / "public.txt"
     public.write_text("anything else")
     (data / "beside_the_secret.py").write_text("")
+    if pipe_beside:
+        (tmp_path / "stdin").symlink_to("/proc/self/fd/0")
     proc = subprocess.run([sys.executable, "-c", CONFINED_READ, str(job), str(other), str(secret), str(public)],
-                          env={**os.environ, "PYTHONPATH": f"{ROOT}:{data}"}, capture_output=True, text=True, timeout=120)
+                          env={**os.environ, "PYTHONPATH": f"{ROOT}:{data}"}, capture_output=True, text=True,
+                          timeout=120, stdin=subprocess.PIPE)
     assert proc.returncode == 0, proc.stderr
     level, seen = proc.stdout.split("\n", 1)
     assert level.endswith("+reads"), level

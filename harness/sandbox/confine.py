@@ -17,6 +17,7 @@ Strongest available first:
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 import resource
 import sys
@@ -126,6 +127,19 @@ def _add_rule(libc: Any, ruleset: int, path: Path, rights: int) -> None:
         os.close(fd)
 
 
+def _add_read_rule(libc: Any, ruleset: int, path: Path, rights: int) -> None:
+    """Grant reading ``path`` if it can be granted: what is gone since the walk (a temp file), not
+    ours to open, or not a file-system object (a link to a pipe or socket, e.g. /dev/stdin, which
+    Landlock refuses with EBADFD) stays unreadable by path."""
+    try:
+        _add_rule(libc, ruleset, path, rights)
+    except (FileNotFoundError, PermissionError):
+        pass
+    except OSError as exc:
+        if exc.errno != errno.EBADFD:
+            raise
+
+
 def _landlock(writable: list[Path], abi: int, readable: tuple[list[Path], list[Path]] | None = None) -> None:
     """Writes only to ``writable``; with ``readable`` (roots, listable: see :func:`readable_roots`),
     reads only beneath those roots, and listing of those directories, too."""
@@ -150,15 +164,9 @@ def _landlock(writable: list[Path], abi: int, readable: tuple[list[Path], list[P
         roots, listable = readable or ([], [])
         for path in roots:
             # a file takes the file rights only (read, execute); a directory also listing
-            try:
-                _add_rule(libc, ruleset, path, _FS_READ if path.is_dir() else _FS_READ & ~_FS_READ_DIR)
-            except (FileNotFoundError, PermissionError):
-                pass  # gone since the walk (a temp file), or not ours to open: stays unreadable
+            _add_read_rule(libc, ruleset, path, _FS_READ if path.is_dir() else _FS_READ & ~_FS_READ_DIR)
         for path in listable:
-            try:
-                _add_rule(libc, ruleset, path, _FS_READ_DIR)
-            except (FileNotFoundError, PermissionError):
-                pass
+            _add_read_rule(libc, ruleset, path, _FS_READ_DIR)
 
         if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
             raise OSError(ctypes.get_errno(), "prctl(NO_NEW_PRIVS) failed")
