@@ -47,7 +47,7 @@ def main(argv: list[str]) -> int:
     # golden.write reads the clocks after the run from this machine, which is not the GPU machine
     path = args.golden_out / "provenance.json"
     runs = json.loads(path.read_text())
-    runs["runs"][-1]["clocks_after"] = "not read (the run stopped at its time limit)"
+    runs["runs"][-1].update(clocks_after="not read (the run stopped at its time limit)", finished=False)
     path.write_text(json.dumps(runs, indent=2) + "\n")
     print(f"golden results for {len(jobs) - len(missing)} task(s) written to {args.golden_out}")
     for line in missing:

@@ -259,7 +259,6 @@ def _alive(pid: int) -> bool:
 
 PERF_ATTACKS = {  # name -> (verdict, phrase in the perf detail)
     "perf_wrong_when_timed": ("wrong", "timed repetition"),
-    "perf_pose_slow": ("wrong", "timed repetition"),  # timed in rounds of one, each call as likely judged
     "perf_crash_at_size": ("crashed", "at perf sizes"),
 }
 
@@ -290,9 +289,9 @@ def test_wrong_only_while_timed_is_wrong_on_cpu(tmp_path, monkeypatch):
     """A timed repetition's result is judged, not only the untimed check call's (the perf protocol
     in its CPU stand-in, where the forgery works the same way)."""
     monkeypatch.setenv("KERNELBENCHX_PERF_ON_CPU", "1")
-    for rec in _evaluate(tmp_path, ["perf_wrong_when_timed", "perf_pose_slow"]).values():
-        assert rec["exe"]["status"] == "ok", rec["exe"]
-        assert rec["verdict"] == "wrong" and "timed repetition" in rec["perf"]["detail"], rec["perf"]
+    rec = _evaluate(tmp_path, ["perf_wrong_when_timed"])[0]
+    assert rec["exe"]["status"] == "ok", rec["exe"]
+    assert rec["verdict"] == "wrong" and "timed repetition" in rec["perf"]["detail"], rec["perf"]
 
 
 @pytest.mark.gpu

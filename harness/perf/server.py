@@ -342,12 +342,12 @@ def _judge_saved(task: Task, inputs: Case, reference: CallRecord, path: Path) ->
         return {"ok": False, "status": INTEGRITY, "detail": f"perf check result unreadable ({type(exc).__name__}: {str(exc)[:300]})"}
     finally:
         path.unlink(missing_ok=True)
-    costs["load_s"] = time.perf_counter() - clock
+    costs["loading"] = time.perf_counter() - clock
     try:
         msg = judge_saved(payload, reference, task.tolerances, task.custom_check, inputs)
     except Exception as exc:  # noqa: BLE001 - whatever the candidate returned broke the comparison
         return {"ok": False, "status": INTEGRITY, "detail": f"perf check result could not be judged ({type(exc).__name__}: {str(exc)[:300]})"}
-    costs["compare_s"] = time.perf_counter() - clock - costs["load_s"]
+    costs["comparing"] = time.perf_counter() - clock - costs["loading"]
     if msg:
         return {"ok": False, "status": WRONG, "detail": f"at perf size, case {inputs.describe()}: {msg}"}
     return {"ok": True, "costs": costs}

@@ -120,8 +120,7 @@ def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, g
         phases["timed_check_calls"] = raw["check_calls_s"]
         costs = _judge_checks(candidate, baseline, len(raw["cases"]), job_dir, deadline)
         phase("judge_checks")  # of which saving, loading and comparing took the judge_checks_* phases
-        phases.update({f"judge_checks_{name}": round(costs[key], 3)
-                       for name, key in (("saving", "save_s"), ("loading", "load_s"), ("comparing", "compare_s"))})
+        phases.update({f"judge_checks_{part}": round(s, 3) for part, s in costs.items() if part != "bytes"})
         raw["judged_mb"] = round(costs["bytes"] / 1e6, 1)
         raw["lock_wait_s"] = phases["lock_wait"]
         raw["phases_s"] = phases
@@ -207,8 +206,9 @@ def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int,
     """After the GPU is released: the candidate's results on the check set and of its kept timed
     repetition are judged by the baseline, pipelined (the candidate saves the next result while the
     baseline judges the last one). Returns what that cost: the seconds the candidate took to save
-    (``save_s``), the baseline to load and to compare them, and the bytes saved."""
-    costs = dict.fromkeys(("save_s", "load_s", "compare_s", "bytes"), 0.0)
+    them (``saving``), the baseline to load and to compare them (``loading``, ``comparing``), and
+    the bytes saved."""
+    costs = dict.fromkeys(("saving", "loading", "comparing", "bytes"), 0.0)
     judging: str | None = None  # what the baseline is judging now
 
     def verdict_of(what: str) -> None:
@@ -218,7 +218,7 @@ def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int,
         if not verdict.get("ok"):
             raise PerfFailure(StageResult(verdict.get("status", WRONG), f"{what.split(' of case')[0]}: "
                                                                          f"{verdict.get('detail', '')}"))
-        for key in ("load_s", "compare_s", "bytes"):
+        for key in ("loading", "comparing", "bytes"):
             costs[key] += float((verdict.get("costs") or {}).get(key, 0.0))
 
     for case in range(cases):
@@ -227,7 +227,7 @@ def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int,
             command = {"case": case, "path": str(path), "which": which}
             clock = time.monotonic()
             event = candidate.request({"cmd": protocol.CMD_SAVE, **command}, protocol.SAVED, deadline)
-            costs["save_s"] += time.monotonic() - clock
+            costs["saving"] += time.monotonic() - clock
             if event is None or event.get("event") != protocol.SAVED:
                 raise _candidate_failed(candidate, event, f"saving the {what} result of case {case}")
             if judging:
