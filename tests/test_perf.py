@@ -394,6 +394,9 @@ def test_perf_protocol_end_to_end_on_cpu(tmp_path):
     outputs_mb = sum(c["bytes"] for c in good["perf_metrics"]["cases"]) / 2 / 1e6  # relu: half its traffic is output
     assert 2 * outputs_mb <= good["info"]["perf_judged_mb"] <= 2 * outputs_mb + 0.1 * len(good["perf_metrics"]["cases"])
     assert good["perf_metrics"]["speedup"] > 0
+    # one timing lock: the two jobs' timed windows (wall clock) do not overlap
+    windows = sorted(m["info"]["perf_timed_window"] for m in metrics)
+    assert all(start < end for start, end in windows) and windows[0][1] <= windows[1][0], windows
 
     # The golden-results files written from such a run read back as the per-case baselines, each as
     # soon as its job is judged: a run cut short keeps them and its provenance says it did not finish.
@@ -415,6 +418,34 @@ def test_perf_protocol_end_to_end_on_cpu(tmp_path):
     runs = json.loads((tmp_path / "golden" / "provenance.json").read_text())["runs"]
     assert [r["tasks"] for r in runs] == [["Activation/relu.py"], []] and [r["seed"] for r in runs] == [0, 1]
     assert [r["finished"] for r in runs] == [True, True] and runs[0]["wall_s"] == 1.0
+
+
+def test_a_judge_killed_by_a_shrunk_result_file_is_the_candidates_verdict_not_a_harness_error(tmp_path):
+    """The baseline maps the candidate's saved perf results; a SIGBUS there means the file shrank
+    under it, which only the candidate can do: an integrity verdict. Any other death of the
+    baseline stays a harness error."""
+    import subprocess
+    import sys
+    from types import SimpleNamespace
+
+    from harness.run.perf_stage import _shrunk_under_reader
+
+    class Dead:
+        def __init__(self, how: str, *args: str) -> None:
+            self.proc = subprocess.Popen([sys.executable, "-c", how, *args])
+            self.outcome = SimpleNamespace(returncode=None)
+
+        def close(self) -> None:
+            self.outcome.returncode = self.proc.wait()
+
+    # what a reader of a mapped result meets when the file is cut short under it
+    shrunk = ("import os, sys, torch; from pathlib import Path; sys.path.insert(0, sys.argv[1]); "
+              "from harness.bounded_io import load_tensors, save_tensors; p = Path(sys.argv[2]); "
+              "save_tensors({'output': torch.ones(1 << 22)}, p); t = load_tensors(p, 1 << 30)['output']; "
+              "os.truncate(p, 4096); print(float(t.sum()))")
+    assert _shrunk_under_reader(Dead(shrunk, str(ROOT), str(tmp_path / "result.pt")))
+    assert not _shrunk_under_reader(Dead("import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"))
+    assert not _shrunk_under_reader(Dead("raise SystemExit(3)"))
 
 
 # -- anti-cheat timing on the GPU ----------------------------------------------------------------

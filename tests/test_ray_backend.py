@@ -245,8 +245,18 @@ def test_gpu_actors_run_several_jobs_at_once_with_local_verdicts_and_one_timed_j
     assert summary["workers"] == 4 * torch.cuda.device_count()
     jobs = load_metrics(tmp_path / "ray")
     assert all(m["perf"]["status"] == "ok" for m in jobs), [(m["task_id"], m["perf"]) for m in jobs]
-    # jobs overlapped (several slots per actor), yet each GPU timed one job at a time
-    assert any(m["info"]["timing"].get("perf_lock_wait_s", 0) > 0.05 for m in jobs)
+    # jobs overlapped (several slots per actor: some waited for another's perf or were held while
+    # it was timed), yet each GPU timed one job at a time: no two timed windows of one actor (its
+    # one timing GPU) overlap
+    waited = [sum(m["info"]["timing"].get(k, 0) for k in ("perf_lock_wait_s", "perf_memory_wait_s", "held_s"))
+              for m in jobs]
+    assert max(waited) > 0.05, waited
+    by_actor: dict[int, list] = {}
+    for m in jobs:
+        by_actor.setdefault(m["info"]["ray"]["pid"], []).append(m["info"]["perf_timed_window"])
+    for windows in by_actor.values():
+        windows.sort()
+        assert all(a[1] <= b[0] for a, b in zip(windows, windows[1:])), windows
 
 
 def test_fail_fast_reaches_the_ray_actors(tmp_path):

@@ -301,6 +301,56 @@ def test_a_saved_call_with_far_more_tensors_than_the_reference_is_not_loaded(tmp
     assert load_tensors(tmp_path / "honest.pt", 1 << 30, max_tensors=limit)["output"].sum() == 4
 
 
+def test_results_are_written_without_checksums_and_read_back_exactly(tmp_path):
+    """The worker's writer skips torch.save's CRC-32 per record (a second per 512 MB of perf-size
+    results), leaves the caller's CRC setting as it was, and the parent's bounded reader takes
+    its archives: the values come back bit for bit."""
+    from harness.bounded_io import load_tensors, save_tensors
+    payload = {"output": torch.randn(1000), "args_after": (torch.arange(7),), "kwargs_after": {}, "aliases": [None]}
+    before = torch.serialization.get_crc32_options()
+    save_tensors(payload, tmp_path / "fast.pt")
+    assert torch.serialization.get_crc32_options() == before
+    import zipfile
+    assert all(e.CRC == 0 for e in zipfile.ZipFile(tmp_path / "fast.pt").infolist() if "/data/" in e.filename)
+    loaded = load_tensors(tmp_path / "fast.pt", 1 << 20, max_tensors=8)
+    assert torch.equal(loaded["output"], payload["output"]) and torch.equal(loaded["args_after"][0], torch.arange(7))
+
+
+def test_perf_results_are_mapped_from_the_opened_file_and_refused_like_any_worker_file(tmp_path):
+    """The perf stage's results (no digest, no tensor cap) are mapped, not read twice, yet the same
+    refusals hold: a symlink, a FIFO, a file over the cap, compressed entries, a pickle that claims
+    more bytes than its storage has; an honest archive maps back bit for bit."""
+    import os
+    import zipfile
+    from harness.bounded_io import UntrustedFileError, load_tensors, save_tensors
+    honest = tmp_path / "honest.pt"
+    save_tensors({"output": torch.arange(1000, dtype=torch.float32)}, honest)
+    assert torch.equal(load_tensors(honest, 1 << 20)["output"], torch.arange(1000, dtype=torch.float32))
+    (tmp_path / "link.pt").symlink_to(honest)
+    os.mkfifo(tmp_path / "fifo.pt")
+    torch.save({"output": torch.arange(1000, dtype=torch.float32)}, tmp_path / "checked.pt")  # CRCs: zipfile reads it
+    with zipfile.ZipFile(tmp_path / "checked.pt") as src, zipfile.ZipFile(tmp_path / "deflated.pt", "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            dst.writestr(info.filename, src.read(info.filename))
+    lying = tmp_path / "lying.pt"  # the pickle names a 1000-element tensor; its storage holds 300
+    pickles = {}
+    for n in (300, 1000):
+        torch.save({"output": torch.zeros(n)}, tmp_path / f"{n}.pt")
+        with zipfile.ZipFile(tmp_path / f"{n}.pt") as z:
+            pickles[n] = z.read(next(name for name in z.namelist() if name.endswith("data.pkl")))
+    assert len(pickles[300]) == len(pickles[1000])  # only the element count differs: patched in place
+    save_tensors({"output": torch.zeros(300)}, tmp_path / "300.pt")  # no CRC to betray the patch
+    data = bytearray((tmp_path / "300.pt").read_bytes())
+    at = bytes(data).index(pickles[300])
+    data[at:at + len(pickles[300])] = pickles[1000]
+    lying.write_bytes(bytes(data))
+    for name, limit in (("link.pt", 1 << 20), ("fifo.pt", 1 << 20), ("honest.pt", 100), ("deflated.pt", 1 << 20)):
+        with pytest.raises(UntrustedFileError):
+            load_tensors(tmp_path / name, limit)
+    with pytest.raises(RuntimeError):  # torch refuses it; the judge turns that into the job's verdict
+        load_tensors(lying, 1 << 20)["output"].sum()
+
+
 def test_a_record_is_read_without_running_code_of_the_values_it_holds():
     """Saving a call's record reads exact built-in types only: a tensor subclass is refused before
     any of its methods runs, containers are read with the built-in iterators, other objects become
@@ -359,3 +409,27 @@ def test_globals_named_only_in_a_kernels_decorators_are_not_kernel_globals():
     fn = namespace["kernel"].fn.fn  # Autotuner -> JITFunction -> the Python function
     names = [name for name, _ in non_constexpr_globals(fn, tl, (triton.runtime.jit.JITFunction,))]
     assert names == ["SCALE"]  # the body's global only
+
+
+def test_no_verdict_is_given_about_code_the_worker_did_not_import(monkeypatch):
+    """Each worker reports the SHA-256 of the submission file it is about to import; a job whose
+    worker imported other bytes than the job's code (here: the spawn is handed a wrong variant)
+    gets a harness error naming that, not the other code's verdict, and an honest job is judged."""
+    import dataclasses
+
+    from harness.api import evaluate_code
+    from harness.run.runner import Evaluator
+    relu = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
+    wrong = relu.replace("mask = offsets < n_elements", "mask = offsets < n_elements - 1")
+    spawn = Evaluator._spawn_worker
+
+    def other_code(self, job, *args, **kwargs):
+        return spawn(self, dataclasses.replace(job, code=wrong), *args, **kwargs)
+
+    monkeypatch.setattr(Evaluator, "_spawn_worker", other_code)
+    _, results = evaluate_code([relu], ["Activation/relu.py"], mode="interpreter", perf=False, workers=1)
+    swapped = results[0][0]
+    assert swapped.call.status == "harness_error" and "other code than the job's" in swapped.call.detail
+    monkeypatch.undo()
+    _, results = evaluate_code([relu], ["Activation/relu.py"], mode="interpreter", perf=False, workers=1)
+    assert results[0][0].correct

@@ -32,7 +32,7 @@ import torch
 
 from harness import protocol
 from harness.compare import judge_saved
-from harness.bounded_io import load_tensors
+from harness.bounded_io import load_tensors, save_tensors
 from harness.invoke import (CallRecord, argument_storages, call_case, clone_case, detached,
                             record_of, saved_payload_limit)
 from harness.perf.roofline import case_dtype
@@ -312,7 +312,7 @@ class PerfServer:
         repetition's) for the parent's judge."""
         self._timing_over()
         record = self._kept(command).pop(int(command["case"]))
-        torch.save(map_tensors(record.to_payload(), torch.Tensor.cpu), command["path"])
+        save_tensors(map_tensors(record.to_payload(), torch.Tensor.cpu), command["path"])
         self.emit(protocol.SAVED)
 
     def _cmd_judge(self, command: dict) -> None:

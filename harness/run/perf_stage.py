@@ -15,6 +15,7 @@ candidate's check results are judged against the reference's by the baseline pro
 from __future__ import annotations
 
 import random
+import signal
 import threading
 import time
 from contextlib import nullcontext
@@ -86,7 +87,8 @@ def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, g
     """Time the candidate (a worker that passed exe and waits for perf commands) against its
     baselines, with every other job on the GPU held while it is timed (``quiet``). Returns the perf
     verdict and the raw measurements (see perf/metrics.py), with the seconds each phase took under
-    ``phases_s``. Its deadlines are read on the job's clock (both processes share it)."""
+    ``phases_s`` and the wall-clock start and end of the part that held the GPU under
+    ``timed_window``. Its deadlines are read on the job's clock (both processes share it)."""
     phases: dict[str, float] = {}
     clock = time.monotonic()
 
@@ -114,9 +116,12 @@ def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, g
         phase("candidate_prepare")
         with gpu_lock:
             phase("lock_wait")
+            window = [time.time()]  # wall clock, comparable across the jobs of one host
             with quiet.others_held(candidate.clock) if quiet else nullcontext():
                 raw = _timed(candidate, baseline, base["cases"], prepared["cases"], deadline)
+            window.append(time.time())
             phase("timed")  # of which the check calls (traced) took raw["check_calls_s"]
+        raw["timed_window"] = [round(t, 3) for t in window]
         phases["timed_check_calls"] = raw["check_calls_s"]
         costs = _judge_checks(candidate, baseline, len(raw["cases"]), job_dir, deadline)
         phase("judge_checks")  # of which saving, loading and comparing took the judge_checks_* phases
@@ -201,6 +206,13 @@ def _check_call(candidate: WorkerProcess, baseline: WorkerProcess, case: int, de
         raise _baseline_failed(baseline, event, f"reference check call of case {case}")
 
 
+def _shrunk_under_reader(baseline: WorkerProcess) -> bool:
+    """The baseline died of SIGBUS: it maps the candidate's saved results (bounded_io.load_tensors),
+    and only the candidate can shrink such a file under the mapping."""
+    baseline.close()
+    return baseline.outcome.returncode == -signal.SIGBUS
+
+
 def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int, job_dir: Path,
                   deadline: float) -> dict[str, float]:
     """After the GPU is released: the candidate's results on the check set and of its kept timed
@@ -213,6 +225,9 @@ def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int,
 
     def verdict_of(what: str) -> None:
         verdict = baseline.wait_for(protocol.VERDICT, deadline)
+        if verdict is None and _shrunk_under_reader(baseline):
+            raise PerfFailure(StageResult(INTEGRITY, f"the {what}'s saved result changed while the judge read it "
+                                                     "(the baseline died of SIGBUS reading the mapped file)"))
         if verdict is None or verdict.get("event") != protocol.VERDICT:
             raise _baseline_failed(baseline, verdict, f"judging the {what}")
         if not verdict.get("ok"):

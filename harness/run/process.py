@@ -44,6 +44,7 @@ class WorkerOutcome:
     calls: list[dict] = field(default_factory=list)  # call_done events, in order (kept if the worker dies)
     call_files: list[Path] = field(default_factory=list)  # where the tensors of each of those calls are
     stopped_early: bool = False           # the parent stopped it at a failing call (fail-fast)
+    source_sha256: str | None = None      # of the submission file the worker was about to import
 
     def stage_durations(self) -> dict[str, float]:
         """Seconds spent in each stage as the parent saw it: from a stage's event to the next one
@@ -139,6 +140,9 @@ class WorkerProcess:
                     return self._broken("an event line the harness did not sign (written by the submission?)")
                 if event.get("event") == protocol.STAGE and not self._advance(event.get("stage")):
                     continue  # a repeated, backward or unknown stage changes nothing
+                if event.get("event") == protocol.STAGE and event.get("stage") == protocol.LOAD:
+                    digest = event.get("source_sha256")
+                    self.outcome.source_sha256 = digest[:64] if isinstance(digest, str) else None
                 if event.get("event") == protocol.CALL_DONE:
                     if len(self.outcome.calls) >= MAX_CALLS:
                         return self._broken(f"more than {MAX_CALLS} calls reported")

@@ -3,6 +3,7 @@ each result as it finishes, and write the report at the end."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import platform
 import queue
@@ -45,6 +46,17 @@ MAX_WORKERS_PER_GPU = 16
 # A job's expected seconds in one worker where no measurement of its task is known (a typical
 # task's compile time per case on a GPU), for deciding whether to spread it over processes.
 DEFAULT_SECONDS_PER_CASE = 0.4
+
+
+def _foreign_code(job: Job, workers: list[WorkerProcess]) -> str | None:
+    """Why a verdict of these workers would not be about ``job``'s code (a worker of the job
+    imported a file with other bytes than the ones written for it), else None."""
+    own = hashlib.sha256(job.code.encode("utf-8")).hexdigest()
+    seen = {w.outcome.source_sha256 for w in workers} - {None, own}
+    if seen:
+        return (f"a worker of this job imported other code than the job's (SHA-256 {sorted(seen)[0][:16]}..., "
+                f"the job's {own[:16]}...): no verdict is given about code that was not run")
+    return None
 
 
 def _sandbox_level(outcome) -> str | None:
@@ -390,9 +402,13 @@ class Evaluator:
                     worker.close()  # done (or dead): its exit code and stderr go into the verdict
                 clock = time.monotonic()
                 call, exe, verdicts = judge_worker(task, workers.outcome(), cases, expected)
+                foreign = _foreign_code(job, workers.workers)
+                if foreign:
+                    call, exe, verdicts = StageResult(HARNESS_ERROR, foreign), StageResult(SKIPPED, "harness error"), []
                 timing["judge_s"] = time.monotonic() - clock
                 perf = metrics = None
                 judged_mb = None  # perf-size results the baseline judged (saved by the candidate, read back)
+                timed_window = None  # when this job held its GPU's timing lock (epoch seconds)
                 # perf is timed for a job whose core cases pass (fast_p_core counts those)
                 if self.perf_enabled and ran and core_passed(call, exe, verdicts):
                     clock = time.monotonic()
@@ -407,6 +423,7 @@ class Evaluator:
                     timing["perf_s"] = time.monotonic() - clock
                     timing["perf_lock_wait_s"] = raw.get("lock_wait_s", 0.0)
                     judged_mb = raw.get("judged_mb")
+                    timed_window = raw.get("timed_window")
                     timing.update({f"perf_{name}_s": s for name, s in raw.get("phases_s", {}).items()
                                    if name != "lock_wait"})
                     if not perf.ok and not alone and memory is not None and out_of_gpu_memory(perf.detail) \
@@ -430,6 +447,8 @@ class Evaluator:
                     "timing": {key: round(value, 3) for key, value in timing.items()}}
             if judged_mb is not None:
                 info["perf_judged_mb"] = judged_mb
+            if timed_window is not None:
+                info["perf_timed_window"] = timed_window
             return self._result(job, call, exe, outcome.seconds, info, perf, metrics, verdicts), shared_oom
         finally:
             admission.release()

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import protocol
+from harness.bounded_io import save_tensors
 from harness.protocol import EventWriter
 from harness.verdicts import ERROR, HARNESS_ERROR, INTEGRITY
 
@@ -89,6 +90,14 @@ def load_submission(path: Path):
     return module
 
 
+def _sha256_of(path: Path) -> str | None:
+    import hashlib
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None  # the import fails on it too, and says why
+
+
 def _protected_paths(job: dict) -> list[Path]:
     """What the submission must not read: other jobs (the scratch root), the task files, the
     dataset, golden results, bundled solutions and the metric (the harness package is added by
@@ -151,7 +160,8 @@ def run(job: dict, reporter: EventWriter) -> None:
     scrub_modules()
     sandbox += "+guard"
 
-    reporter.emit(protocol.STAGE, stage=protocol.LOAD, sandbox=sandbox)
+    # which code this process imports: the parent checks it is the job's own (run/runner.py)
+    reporter.emit(protocol.STAGE, stage=protocol.LOAD, sandbox=sandbox, source_sha256=_sha256_of(submission))
     try:
         module = load_submission(submission)
     except BaseException as exc:  # noqa: BLE001 - SystemExit / KeyboardInterrupt from a submission too
@@ -279,9 +289,8 @@ def _save_outputs(payload: dict, path: Path) -> str:
     import hashlib
     import io
 
-    import torch
     buffer = io.BytesIO()
-    torch.save(payload, buffer)
+    save_tensors(payload, buffer)
     data = buffer.getvalue()
     path.write_bytes(data)
     return hashlib.sha256(data).hexdigest()
