@@ -55,6 +55,9 @@ def read_tail(path: Path, limit: int = 2000) -> str:
         return f.read(limit).decode("utf-8", errors="replace")
 
 
+_FD_PATHS = os.path.isdir("/proc/self/fd")  # an open descriptor can be named by path (Linux)
+
+
 def load_tensors(path: Path, max_bytes: int, sha256: str | None = None, max_tensors: int | None = None) -> Any:
     """``torch.load`` of a file the worker saved (``weights_only``, onto the CPU), refused unless it
     is a regular file of at most ``max_bytes`` whose archive entries are all stored uncompressed
@@ -73,7 +76,7 @@ def load_tensors(path: Path, max_bytes: int, sha256: str | None = None, max_tens
     import torch
 
     with open_regular(path, max_bytes) as raw:
-        if sha256 is None and max_tensors is None and os.path.isdir("/proc/self/fd"):
+        if sha256 is None and max_tensors is None and _FD_PATHS:
             _check_archive(raw, path, max_bytes)
             # the descriptor opened above (no symlink, a regular file), not the name again
             return torch.load(f"/proc/self/fd/{raw.fileno()}", weights_only=True, map_location="cpu", mmap=True)

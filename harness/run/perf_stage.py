@@ -207,8 +207,9 @@ def _check_call(candidate: WorkerProcess, baseline: WorkerProcess, case: int, de
 
 
 def _shrunk_under_reader(baseline: WorkerProcess) -> bool:
-    """The baseline died of SIGBUS: it maps the candidate's saved results (bounded_io.load_tensors),
-    and only the candidate can shrink such a file under the mapping."""
+    """Close the baseline (it sent no verdict) and tell whether it died of SIGBUS: it maps the
+    candidate's saved results (bounded_io.load_tensors), and only the candidate can shrink such a
+    file under the mapping."""
     baseline.close()
     return baseline.outcome.returncode == -signal.SIGBUS
 

@@ -3,7 +3,6 @@ each result as it finishes, and write the report at the end."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import platform
 import queue
@@ -51,11 +50,11 @@ DEFAULT_SECONDS_PER_CASE = 0.4
 def _foreign_code(job: Job, workers: list[WorkerProcess]) -> str | None:
     """Why a verdict of these workers would not be about ``job``'s code (a worker of the job
     imported a file with other bytes than the ones written for it), else None."""
-    own = hashlib.sha256(job.code.encode("utf-8")).hexdigest()
-    seen = {w.outcome.source_sha256 for w in workers} - {None, own}
-    if seen:
-        return (f"a worker of this job imported other code than the job's (SHA-256 {sorted(seen)[0][:16]}..., "
-                f"the job's {own[:16]}...): no verdict is given about code that was not run")
+    digests = {w.outcome.source_sha256 for w in workers if w.outcome.source_sha256}
+    foreign = sorted(d for d in digests if not d.startswith(job.code_sha))  # code_sha: the first 16 digits
+    if foreign:
+        return (f"a worker of this job imported other code than the job's (SHA-256 {foreign[0][:16]}..., "
+                f"the job's {job.code_sha}...): no verdict is given about code that was not run")
     return None
 
 
