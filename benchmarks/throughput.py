@@ -2,7 +2,7 @@
 answers one small submission, alone and under 16 concurrent HTTP clients.
 
     python benchmarks/throughput.py --out runs/throughput [--parts call_exe,with_perf,warm,serve]
-                                    [--repeats 20] [--suite-timeout 540]
+                                    [--repeats 20] [--suite-timeout 540] [--resume]
 
 Parts (each writes its numbers into OUT/throughput.json, and a table to stdout):
 - ``call_exe``, ``with_perf`` (``suite`` = both): ``kernelbenchx eval solutions`` with ``--no-perf``
@@ -48,16 +48,18 @@ def _percentiles(seconds: list[float]) -> dict[str, float]:
 SUITES = {"call_exe": ["--no-perf"], "with_perf": []}
 
 
-def suite(name: str, out: Path, gpu: bool, timeout: float) -> dict:
-    """One ``kernelbenchx eval solutions`` run: its wall time, verdicts and per-stage time."""
+def suite(name: str, out: Path, gpu: bool, timeout: float, resume: bool = False) -> dict:
+    """One ``kernelbenchx eval solutions`` run: its wall time, verdicts and per-stage time.
+    ``resume``: continue the run whose journal OUT holds (a run cut at a device call's limit, its
+    journal carried to the next call); the wall time is then this part's."""
     if name == "with_perf" and not gpu:
         return {"skipped": "no GPU"}
     run_dir = out / f"suite_{name}"
     started = time.monotonic()
     try:
-        proc = subprocess.run([sys.executable, "-m", "harness.cli", "eval", str(ROOT / "solutions"), "--out",
-                               str(run_dir), "-q", *SUITES[name]], cwd=ROOT, capture_output=True, text=True,
-                              timeout=timeout)
+        command = [sys.executable, "-m", "harness.cli", "eval", str(ROOT / "solutions"), "--out", str(run_dir), "-q",
+                   *SUITES[name], *(["--resume"] if resume else [])]
+        proc = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
         exit_code, stderr = proc.returncode, proc.stderr
     except subprocess.TimeoutExpired as stopped:  # the CLI's journal keeps the jobs it finished
         exit_code, stderr = None, stopped.stderr if isinstance(stopped.stderr, str) else ""
@@ -65,7 +67,8 @@ def suite(name: str, out: Path, gpu: bool, timeout: float) -> dict:
     from harness.report.summary import time_breakdown
     from harness.verdicts import JobResult
     jobs = _journal(run_dir)
-    result = {"wall_s": round(wall, 1), "exit": exit_code, "cut": exit_code is None, "jobs": len(jobs),
+    result = {"wall_s": round(wall, 1), "resumed": resume, "exit": exit_code, "cut": exit_code is None,
+              "jobs": len(jobs),
               "verdicts": dict(sorted(Counter(j["verdict"] for j in jobs).items())),
               "time_breakdown_s": time_breakdown([JobResult.from_json(j) for j in jobs]),
               "stderr_tail": stderr[-500:] if exit_code else ""}
@@ -83,10 +86,13 @@ def _journal(run_dir: Path) -> list[dict]:
     return [r for r in rows if "verdict" in r and "task_id" in r]
 
 
-def against_golden(jobs: list[dict]) -> dict:
+def against_golden(jobs: list[dict], golden=None) -> dict:
     """Today's per-job timings of the bundled solutions against the committed golden results of the
-    same solutions: the share within 2% and the median |change| (the repeatability across runs)."""
-    ratios = {j["task_id"]: (j.get("perf_metrics") or {}).get("speedup_vs_golden_triton") for j in jobs}
+    same solutions: the share within 2% and the median |change| (the repeatability across runs).
+    ``golden`` (a ``GoldenResults``): compare with those instead of the ones the run compared with
+    (golden results measured again since)."""
+    ratios = {j["task_id"]: (j.get("perf_metrics") or {}).get("speedup_vs_golden_triton") if golden is None
+              else _golden_ratio(j, golden) for j in jobs}
     compared = {task: r for task, r in ratios.items() if r}
     changes = sorted(abs(r - 1.0) for r in compared.values())
     return {"compared": len(compared), "perf_ok": sum(j.get("perf_ok", False) for j in jobs),
@@ -94,6 +100,18 @@ def against_golden(jobs: list[dict]) -> dict:
             "median_abs_change": round(statistics.median(changes), 4) if changes else None,
             "outside_2pct": {task: r for task, r in sorted(compared.items()) if abs(r - 1.0) > 0.02},
             "no_golden": sorted(task for task, r in ratios.items() if not r)}
+
+
+def _golden_ratio(job: dict, golden) -> float | None:
+    """Golden Triton median / this run's median, geometric mean over the job's cases (as the run's
+    own ``speedup_vs_golden_triton``); None without a golden time for every case."""
+    from harness.task import get_task
+    measured = golden.cases(get_task(job["task_id"]))
+    cases = (job.get("perf_metrics") or {}).get("cases") or []
+    ratios = [measured.get(c["label"], {}).get("triton", 0.0) / c["runtime_ms"] for c in cases if c.get("runtime_ms")]
+    if not cases or len(ratios) != len(cases) or not all(ratios):
+        return None
+    return round(statistics.geometric_mean(ratios), 4)
 
 
 def warm(repeats: int, gpu: bool, on_part=lambda results: None) -> dict:
@@ -179,11 +197,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parts", default="call_exe,with_perf,warm,serve")
     parser.add_argument("--suite-timeout", type=float, default=540.0,
                         help="seconds a suite run may take; a longer one is stopped and reported as cut")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the suite runs whose journals are under --out (cut by an earlier call)")
+    parser.add_argument("--against-golden", metavar="JOURNAL", default=None,
+                        help="only compare a finished run's journal with the golden results committed now")
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--stack-dump-s", type=float, default=None,
                         help="print every thread's stack after this many seconds (where a run that hangs waits)")
     args = parser.parse_args(argv)
+    if args.against_golden:
+        from harness.perf.golden import GoldenResults
+        jobs = [json.loads(line) for line in Path(args.against_golden).read_text().splitlines() if line.strip()]
+        jobs = [j for j in jobs if j.get("kind") != "header"]
+        print(json.dumps(against_golden(jobs, GoldenResults.find(ROOT / "golden_results" / "h200")), indent=2))
+        return 0
     if args.stack_dump_s:
         faulthandler.dump_traceback_later(args.stack_dump_s, repeat=True)
     import torch
@@ -194,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     parts = args.parts.replace("suite", "call_exe,with_perf").split(",")
     for name in SUITES:
         if name in parts:
-            report.setdefault("suite", {})[name] = suite(name, out, gpu, args.suite_timeout)
+            report.setdefault("suite", {})[name] = suite(name, out, gpu, args.suite_timeout, args.resume)
             (out / "throughput.json").write_text(json.dumps(report, indent=2))  # kept if a later part is cut
     if "warm" in parts:
         def keep(results: dict) -> None:  # written as each mode ends, so a cut run keeps what it measured

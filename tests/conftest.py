@@ -48,3 +48,53 @@ def load_metrics(out: Path) -> list[dict]:
 def write_jsonl(path: Path, rows: list[dict]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     return path
+
+
+_RELU_AFTER_EXE = '''
+import torch
+import triton
+import triton.language as tl
+
+_calls = [0]
+
+
+@triton.jit
+def _relu_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(y_ptr + offs, tl.where(x < 0.0, 0.0, x), mask=offs < n)
+
+
+@triton.jit
+def _bump_first(x_ptr):
+    tl.store(x_ptr, tl.load(x_ptr) + 1.0)
+
+
+def relu(input, inplace=False):
+    _calls[0] += 1
+    after_exe = _calls[0] > EXE_CALLS
+    if after_exe:
+        BEFORE
+    x = input.contiguous()
+    y = x if (inplace and x is input) else torch.empty_like(x)
+    if x.numel():
+        _relu_kernel[(triton.cdiv(x.numel(), 1024),)](x, y, x.numel(), BLOCK=1024)
+    if inplace:
+        if y is not input:
+            input.copy_(y)
+        return input
+    if after_exe:
+        AFTER
+    return y.view(input.shape)
+'''
+
+
+def relu_changed_after_exe(before: str = "pass", after: str = "pass") -> str:
+    """A correct Triton ReLU submission that, once the exe cases of ``Activation/relu.py`` are
+    done (in its perf stage), also runs the statement ``before`` at the start of each call and
+    ``after`` before returning a new tensor (``x``, ``y``: the input and the result; ``_bump_first``
+    adds 1 to a tensor's first element)."""
+    from harness.task import get_task
+    exe_calls = len(get_task("Activation/relu.py").correctness_cases(0, "cpu"))
+    return (_RELU_AFTER_EXE.replace("EXE_CALLS", str(exe_calls)).replace("BEFORE", before)
+            .replace("AFTER", after))

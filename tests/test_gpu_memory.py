@@ -5,8 +5,9 @@ import time
 
 import pytest
 
-from harness.run.gpu_memory import (FOOTPRINT_FACTOR, MIN_FOOTPRINT, UNKNOWN_INPUT_BYTES, PerfMemory,
-                                    budget_for, out_of_gpu_memory, perf_footprint)
+from conftest import relu_changed_after_exe
+from harness.run.gpu_memory import (FOOTPRINT_FACTOR, JUDGING_FACTOR, MIN_FOOTPRINT, UNKNOWN_INPUT_BYTES,
+                                    PerfMemory, Reservation, budget_for, out_of_gpu_memory, perf_footprint)
 from harness.task import all_tasks
 from harness.taskdef import tensor_leaves
 
@@ -49,6 +50,38 @@ def test_holding_the_whole_budget_waits_for_every_holder_and_goes_before_later_r
     assert not memory.try_reserve(1)
     memory.release(100)
     assert memory.try_reserve(10)
+
+
+def test_a_reservation_ahead_of_need_gives_way_to_a_job_waiting_for_memory():
+    memory = PerfMemory(100)
+    assert memory.try_reserve(70)
+    granted = []
+    due = threading.Thread(target=lambda: granted.append(memory.reserve(50, timeout=10)))
+    due.start()
+    time.sleep(0.2)
+    assert not memory.try_reserve(20, ahead_of_need=True)  # fits, but a job due for perf waits
+    assert memory.try_reserve(20)                           # one due itself is not held back
+    memory.release(90)
+    due.join(5)
+    assert granted == [True] and memory.held == 50
+    assert memory.try_reserve(20, ahead_of_need=True)       # nobody waits any more
+
+
+def test_a_reservation_shrinks_in_steps_and_wakes_waiters():
+    memory = PerfMemory(100)
+    assert memory.try_reserve(90)
+    reservation = Reservation(memory, 90)
+    granted = []
+    waiter = threading.Thread(target=lambda: granted.append(memory.reserve(40, timeout=10)))
+    waiter.start()
+    reservation.shrink_to(60)                   # judging needs less than timing
+    reservation.shrink_to(80)                   # never grows back
+    waiter.join(5)
+    assert granted == [True] and reservation.nbytes == 60 and memory.held == 100
+    reservation.release()
+    assert reservation.nbytes == 0 and memory.held == 40
+    Reservation(None, 50).release()             # no budget (CPU stand-in): nothing to give back
+    assert memory.held == 40
 
 
 def test_only_out_of_memory_failures_are_retried_alone():
@@ -100,50 +133,23 @@ def test_perf_footprint_covers_the_memory_a_perf_process_really_holds():
     server._cmd_prepare({})
     held = torch.cuda.memory_allocated() - before
     assert 0 < held <= perf_footprint(task) / 2, (task.id, held, perf_footprint(task))
+    for index in range(len(server.cases)):  # the kept results a judge holds: check call and a timed one
+        server._cmd_check({"case": index, "side": "eager", "timed_rep": 1})
+    server._timing_over()
+    held = torch.cuda.memory_allocated() - before
+    assert 0 < held <= perf_footprint(task, JUDGING_FACTOR) / 2, (task.id, held, perf_footprint(task, JUDGING_FACTOR))
 
 
 # A ReLU that runs out of memory in every call after its exe cases (its perf stage, in the CPU
 # stand-in of the perf protocol), as a job does when other jobs' perf processes fill the GPU -- or as
 # a submission does that raises the error itself to be measured alone: it gets one more evaluation,
 # never more, and the same verdict.
-_OOM_AFTER_EXE = '''
-import torch
-import triton
-import triton.language as tl
-
-_calls = [0]
-
-
-@triton.jit
-def _relu_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    x = tl.load(x_ptr + offs, mask=offs < n)
-    tl.store(y_ptr + offs, tl.where(x < 0.0, 0.0, x), mask=offs < n)
-
-
-def relu(input, inplace=False):
-    _calls[0] += 1
-    if _calls[0] > EXE_CALLS:
-        raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
-    x = input.contiguous()
-    y = x if (inplace and x is input) else torch.empty_like(x)
-    if x.numel():
-        _relu_kernel[(triton.cdiv(x.numel(), 1024),)](x, y, x.numel(), BLOCK=1024)
-    if inplace:
-        if y is not input:
-            input.copy_(y)
-        return input
-    return y.view(input.shape)
-'''
-
-
 @pytest.mark.parametrize("others_hold_memory", [True, False])
 def test_perf_out_of_memory_beside_other_jobs_is_measured_again_alone(monkeypatch, others_hold_memory):
     from harness.api import Evaluator
     from harness.config import ENV_PERF_ON_CPU
-    from harness.task import get_task
     monkeypatch.setenv(ENV_PERF_ON_CPU, "1")
-    code = _OOM_AFTER_EXE.replace("EXE_CALLS", str(len(get_task("Activation/relu.py").correctness_cases(0, "cpu"))))
+    code = relu_changed_after_exe(before='raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")')
     with Evaluator(perf=True, workers=1, timeout=120) as ev:
         memory = ev._runner._perf_memory[None] = PerfMemory(1 << 40)
         alone = []

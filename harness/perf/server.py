@@ -10,7 +10,10 @@ check set. After timing, each side calls once on the check set and the parent ha
 candidate's result judged against the reference's: a kernel that is wrong at perf sizes is wrong.
 
 Commands (JSON lines on stdin) and replies (events on the report pipe):
-``prepare``                      -> ``prepared`` {cases: [{label, describe, estimate_ms, ...}]}
+``prepare`` {digest_key, mutates}  -> ``prepared`` {cases: [{label, describe, estimate_ms, ...}]} (the
+                                     baseline draws ``digest_key`` and finds ``mutates`` per case, the
+                                     arguments its reference changes, and sends both in its reply; the
+                                     parent passes them on to the candidate: harness/kept.py)
 ``time`` {case, side, reps, first, keep} -> ``times`` {ms: [...]} (repetition ``keep``'s result is kept)
 ``check`` {case, side, timed_rep}  -> ``checked`` (the check-set call, kept in memory; the baseline also
                                      calls on the inputs of repetition ``timed_rep``)
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 import sys
 import time
 from pathlib import Path
@@ -35,6 +39,7 @@ from harness.compare import judge_saved
 from harness.bounded_io import load_tensors, save_tensors
 from harness.invoke import (CallRecord, argument_storages, call_case, clone_case, detached,
                             record_of, saved_payload_limit)
+from harness.kept import changed_leaves, kept_record
 from harness.perf.roofline import case_dtype
 from harness.perf.timing import SLOW_CALL_MS, EventTimer, estimate_ms
 from harness.task import Task
@@ -187,6 +192,8 @@ class PerfServer:
         self._checks: dict[int, CallRecord] = {}
         self._timed: dict[int, CallRecord] = {}   # per case: one timed repetition's call, kept to be judged
         self._timed_inputs: dict[int, Case] = {}  # baseline: the inputs of that repetition (custom checks read them)
+        self.digest_key = 0
+        self._changes: list[set[int]] | None = None  # per case: argument leaves the reference changes
 
     def serve(self, commands: Iterator[dict]) -> None:
         for command in commands:
@@ -202,8 +209,14 @@ class PerfServer:
         self.cases = build_cases(self.task, self.seed, self.device)
         if torch.device(self.device).type == "cuda":
             torch.cuda.empty_cache()  # the float64 draws' blocks: other jobs' perf memory (run/gpu_memory.py)
+        if self.trusted:
+            self.digest_key = secrets.randbits(62)
+            self._changes = [set() for _ in self.cases]
+        elif command.get("mutates") is not None:  # from the baseline, through the parent
+            self.digest_key = int(command["digest_key"])
+            self._changes = [set(int(i) for i in leaves) for leaves in command["mutates"]]
         described = []
-        for case in self.cases:
+        for index, case in enumerate(self.cases):
             info: dict[str, Any] = {"label": case.label, "describe": case.sets[0].describe(),
                                     "estimate_ms": {}, "first_call_s": {}}
             for side, fn in self.sides.items():
@@ -212,6 +225,7 @@ class PerfServer:
                 try:
                     output = case.call(fn)   # JIT / autotune / torch.compile happen here, untimed
                     self.timer.sync()
+                    self._note_changes(index, side, 0)
                 except Exception as exc:  # noqa: BLE001
                     if side not in self.optional:
                         raise
@@ -226,6 +240,7 @@ class PerfServer:
                     case.call(fn)
                     self.timer.sync()
                     slow = (time.perf_counter() - start) * 1e3 >= SLOW_CALL_MS
+                    self._note_changes(index, side, rep)
                     if slow:  # warm after its first call; one more call is enough to size its rounds
                         break
                 info["estimate_ms"][side] = estimate_ms(self.timer, lambda: case.call(fn), case.loader("estimate"),
@@ -234,10 +249,24 @@ class PerfServer:
                     cost = self.task.cost(case.sets[0], output)
                     info["flops"], info["bytes"] = float(cost.flops), float(cost.bytes)
                     info["dtype"] = _dtype_of(case.sets[0], output, getattr(self.task.module, "COMPUTE_DTYPE", None))
+                    info["mutates"] = sorted(self._changes[index])
                 del output
             described.append(info)
         self.tampered()
-        self.emit(protocol.PREPARED, cases=described)
+        self.emit(protocol.PREPARED, cases=described, **({"digest_key": self.digest_key} if self.trusted else {}))
+
+    def _note_changes(self, index: int, side: str, input_set: int) -> None:
+        """Baseline: which arguments the reference changed in a call on input set ``input_set``
+        (its first calls on two sets: what it changes does not depend on the values)."""
+        if self.trusted and side == protocol.EAGER:
+            case = self.cases[index]
+            self._changes[index] |= changed_leaves(_input_leaves(case.sets[input_set]), _input_leaves(case.buffers))
+
+    def _kept(self, record: CallRecord, index: int) -> CallRecord:
+        """``record`` as kept for the judge: arguments the reference leaves alone as digests."""
+        if self._changes is None:  # not told what the reference changes: everything in full
+            return detached(record)
+        return kept_record(record, self._changes[index], self.digest_key)
 
     def _cmd_time(self, command: dict) -> None:
         """Time repetitions; the one numbered ``keep`` (if in range) is kept for the judge, so what
@@ -250,7 +279,7 @@ class PerfServer:
 
         def after(rep: int, output: Any) -> None:
             if rep == keep:
-                self._timed[index] = detached(record_of(output, case.buffers, storages))
+                self._timed[index] = self._kept(record_of(output, case.buffers, storages), index)
 
         ms = self.timer.time(lambda: case.call(fn), case.loader(), int(command["reps"]), int(command.get("first", 0)),
                              after)
@@ -266,10 +295,10 @@ class PerfServer:
             case.loader()(int(command["timed_rep"]))
             if self.task.custom_check:  # it reads the inputs: keep that repetition's (rolled) ones
                 self._timed_inputs[index] = clone_case(case.buffers)
-            self._timed[index] = detached(call_case(self.sides[command["side"]], case.buffers))
+            self._timed[index] = self._kept(call_case(self.sides[command["side"]], case.buffers), index)
         case.load(CHECK_SET)
         if self.trusted:
-            self._checks[index] = call_case(self.sides[command["side"]], case.buffers)
+            self._checks[index] = self._kept(call_case(self.sides[command["side"]], case.buffers), index)
             self.timer.sync()
             self.emit(protocol.CHECKED)
             return
@@ -293,7 +322,7 @@ class PerfServer:
                    if monitor.forbidden else "no Triton kernel was launched")
             self.emit(protocol.CHECKED, integrity=f"at perf size, case {case.check_case.describe()}: {why}")
             return
-        self._checks[index] = record
+        self._checks[index] = self._kept(record, index)
         self.emit(protocol.CHECKED, **kernels)
 
     def _timing_over(self) -> None:
@@ -304,14 +333,14 @@ class PerfServer:
             if torch.device(self.device).type == "cuda":
                 torch.cuda.empty_cache()
 
-    def _kept(self, command: dict) -> dict[int, CallRecord]:
+    def _results(self, command: dict) -> dict[int, CallRecord]:
         return self._timed if command.get("which") == protocol.TIMED_RESULT else self._checks
 
     def _cmd_save(self, command: dict) -> None:
         """Candidate: write a kept result (the check call's, or ``which: timed`` the kept timed
         repetition's) for the parent's judge."""
         self._timing_over()
-        record = self._kept(command).pop(int(command["case"]))
+        record = self._results(command).pop(int(command["case"]))
         save_tensors(map_tensors(record.to_payload(), torch.Tensor.cpu), command["path"])
         self.emit(protocol.SAVED)
 
@@ -319,7 +348,7 @@ class PerfServer:
         """Baseline: judge the candidate's saved result against the kept reference for the same inputs."""
         self._timing_over()
         index = int(command["case"])
-        reference = self._kept(command).pop(index)
+        reference = self._results(command).pop(index)
         timed = command.get("which") == protocol.TIMED_RESULT
         inputs = self._timed_inputs.pop(index, self.cases[index].check_case) if timed else self.cases[index].check_case
         self.emit(protocol.VERDICT, **_judge_saved(self.task, inputs, reference, Path(command["path"])))

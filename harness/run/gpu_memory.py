@@ -9,6 +9,12 @@ that finds too little left waits until another one releases its share. The estim
 short (a task's eager temporaries, a custom check's float64 work): a job whose perf stage runs out
 of GPU memory while other jobs hold theirs is evaluated again holding the whole budget
 (``PerfMemory.reserve_all``, run/runner.py), so such a failure never becomes a verdict.
+
+Two rules keep the budget busy with work that needs it (on the H200, judging and reservations
+taken ahead of need held more than half of it): a job shrinks its reservation once its timing is
+over (the processes drop their input sets; judging holds only the check sets and kept results), and
+a job reserves ahead of need (its baseline prepares while the candidate is still in call/exe) only
+when no job that needs memory now is waiting for it.
 """
 
 from __future__ import annotations
@@ -22,16 +28,22 @@ from harness.task import Task
 # Copies of one input set a perf process holds (the rotating sets, the check set, the call buffers),
 # plus room for outputs, kept results and eager temporaries, in each of the two processes.
 FOOTPRINT_FACTOR = 2 * (INPUT_SETS + 1 + 1 + 3)
+# Once timing is over: in each process the check sets, the outputs of the two kept calls (check
+# call, timed repetition) per case and the arguments the reference changes (the others are kept as
+# digests: harness/kept.py) or a custom check's copy of the judged inputs; the baseline also a
+# candidate's result moved to the GPU to be compared.
+JUDGING_FACTOR = 2 * (1 + 2 + 1) + 2
 UNKNOWN_INPUT_BYTES = 2 << 30      # a task whose perf inputs cannot be sized without data
 MIN_FOOTPRINT = 1 << 30            # CUDA contexts, the caching allocator's blocks, compiled code
 CALL_EXE_ALLOWANCE = 2 << 30       # per call/exe worker sharing the GPU (small cases, a CUDA context)
 BUDGET_SHARE = 0.9                 # of the memory free when the run starts
 
 
-def perf_footprint(task: Task) -> int:
-    """Bytes of GPU memory a job of ``task`` is assumed to hold during perf (both processes)."""
+def perf_footprint(task: Task, factor: int = FOOTPRINT_FACTOR) -> int:
+    """Bytes of GPU memory a job of ``task`` is assumed to hold during perf (both processes);
+    ``factor``: copies of one perf input set (``JUDGING_FACTOR``: once timing is over)."""
     per_set = task.perf_input_bytes
-    return max(MIN_FOOTPRINT, FOOTPRINT_FACTOR * (UNKNOWN_INPUT_BYTES if per_set is None else per_set))
+    return max(MIN_FOOTPRINT, factor * (UNKNOWN_INPUT_BYTES if per_set is None else per_set))
 
 
 def budget_for(free_bytes: int, call_exe_workers: int) -> int:
@@ -47,6 +59,7 @@ class PerfMemory:
         self.budget = budget
         self._held = 0
         self._waiting_for_all = 0  # jobs waiting to hold the whole budget: others wait behind them
+        self._waiting = 0          # jobs waiting in reserve(): they need memory now
         self._changed = threading.Condition()
 
     @property
@@ -58,10 +71,11 @@ class PerfMemory:
             return False
         return self._held == 0 or self._held + nbytes <= self.budget
 
-    def try_reserve(self, nbytes: int) -> bool:
-        """Reserve ``nbytes`` if they fit now; never waits."""
+    def try_reserve(self, nbytes: int, ahead_of_need: bool = False) -> bool:
+        """Reserve ``nbytes`` if they fit now; never waits. ``ahead_of_need``: only if no job is
+        waiting for memory it needs now (a reservation taken early must not delay one that is due)."""
         with self._changed:
-            if not self._fits(nbytes):
+            if not self._fits(nbytes) or (ahead_of_need and self._waiting):
                 return False
             self._held += nbytes
             return True
@@ -70,11 +84,15 @@ class PerfMemory:
         """Reserve ``nbytes``, waiting until they fit (at most ``timeout`` seconds); False on timeout."""
         end = None if timeout is None else time.monotonic() + timeout
         with self._changed:
-            while not self._fits(nbytes):
-                left = None if end is None else end - time.monotonic()
-                if left is not None and left <= 0:
-                    return False
-                self._changed.wait(left)
+            self._waiting += 1
+            try:
+                while not self._fits(nbytes):
+                    left = None if end is None else end - time.monotonic()
+                    if left is not None and left <= 0:
+                        return False
+                    self._changed.wait(left)
+            finally:
+                self._waiting -= 1
             self._held += nbytes
             return True
 
@@ -95,6 +113,23 @@ class PerfMemory:
         with self._changed:
             self._held = max(0, self._held - nbytes)
             self._changed.notify_all()
+
+
+class Reservation:
+    """The bytes one job holds of a GPU's :class:`PerfMemory` (none where there is no budget: the
+    CPU stand-in of perf), released in steps as its perf stage needs less."""
+
+    def __init__(self, memory: PerfMemory | None, nbytes: int = 0) -> None:
+        self.memory, self.nbytes = memory, nbytes if memory is not None else 0
+
+    def shrink_to(self, nbytes: int) -> None:
+        """Hold at most ``nbytes`` from now on."""
+        if self.memory is not None and nbytes < self.nbytes:
+            self.memory.release(self.nbytes - nbytes)
+            self.nbytes = nbytes
+
+    def release(self) -> None:
+        self.shrink_to(0)
 
 
 def out_of_gpu_memory(detail: str) -> bool:

@@ -20,7 +20,7 @@ import threading
 import time
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from harness import protocol
 from harness.config import StageLimits
@@ -83,9 +83,12 @@ def start_baseline(job_dir: Path, spec: dict, env: dict[str, str], clock: JobClo
 
 
 def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, gpu_lock: threading.Lock,
-             limits: StageLimits, quiet: QuietGpu | None = None) -> tuple[StageResult, dict[str, Any]]:
+             limits: StageLimits, quiet: QuietGpu | None = None,
+             judging: Callable[[], None] | None = None) -> tuple[StageResult, dict[str, Any]]:
     """Time the candidate (a worker that passed exe and waits for perf commands) against its
-    baselines, with every other job on the GPU held while it is timed (``quiet``). Returns the perf
+    baselines, with every other job on the GPU held while it is timed (``quiet``); ``judging`` is
+    called when timing is over and the results are about to be judged (the job needs less GPU
+    memory from then on: run/gpu_memory.py). Returns the perf
     verdict and the raw measurements (see perf/metrics.py), with the seconds each phase took under
     ``phases_s`` and the wall-clock start and end of the part that held the GPU under
     ``timed_window``. Its deadlines are read on the job's clock (both processes share it)."""
@@ -110,7 +113,9 @@ def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, g
         # runs before the GPU is taken: compiling is the CPU's work, and the few kernels it runs
         # are in no other job's timed median (each side's rounds are interleaved, medians of many).
         deadline = candidate.clock.now() + limits.perf
-        prepared = candidate.request({"cmd": protocol.CMD_PREPARE}, protocol.PREPARED, deadline)
+        # what the reference changes, and the key of the digests of what it does not (harness/kept.py)
+        told = {"digest_key": base.get("digest_key", 0), "mutates": [c.get("mutates", []) for c in base["cases"]]}
+        prepared = candidate.request({"cmd": protocol.CMD_PREPARE, **told}, protocol.PREPARED, deadline)
         if prepared is None or prepared.get("event") != protocol.PREPARED:
             raise _candidate_failed(candidate, prepared, "warm-up at perf sizes")
         phase("candidate_prepare")
@@ -123,6 +128,8 @@ def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, g
             phase("timed")  # of which the check calls (traced) took raw["check_calls_s"]
         raw["timed_window"] = [round(t, 3) for t in window]
         phases["timed_check_calls"] = raw["check_calls_s"]
+        if judging:
+            judging()
         costs = _judge_checks(candidate, baseline, len(raw["cases"]), job_dir, deadline)
         phase("judge_checks")  # of which saving, loading and comparing took the judge_checks_* phases
         phases.update({f"judge_checks_{part}": round(s, 3) for part, s in costs.items() if part != "bytes"})

@@ -23,7 +23,8 @@ from harness.perf.metrics import faster_than_roofline, job_metrics
 from harness.report.summary import write_reports
 from harness.report.quality import code_quality
 from harness.run.environment import baseline_env, physical_gpu, worker_env
-from harness.run.gpu_memory import PerfMemory, budget_for, out_of_gpu_memory, perf_footprint
+from harness.run.gpu_memory import (JUDGING_FACTOR, PerfMemory, Reservation, budget_for, out_of_gpu_memory,
+                                    perf_footprint)
 from harness.run.journal import Journal
 from harness.run.judge import fails_numerically, judge_worker
 from harness.run.perf_stage import baseline_dir, run_perf, start_baseline
@@ -378,13 +379,14 @@ class Evaluator:
             worker = workers.main
             memory = self._perf_memory.get(slot)
             footprint = perf_footprint(task) if memory else 0
-            reserved = False
+            reservation = Reservation(None)
             baseline = None
             # The baseline draws its inputs and compiles while the candidate is in call/exe, if the
-            # GPU has room for this job's perf memory now; otherwise once the candidate has passed.
+            # GPU has room for this job's perf memory now and no job due for perf waits for it;
+            # otherwise once the candidate has passed.
             shared_oom = None  # perf ran out of GPU memory while other jobs held theirs
-            if self.perf_enabled and not alone and (memory is None or memory.try_reserve(footprint)):
-                reserved = memory is not None
+            if self.perf_enabled and not alone and (memory is None or memory.try_reserve(footprint, ahead_of_need=True)):
+                reservation = Reservation(memory, footprint)
                 baseline = start_baseline(job_dir, self._baseline_spec(task), baseline_env(slot), job_clock)
             try:
                 # The expected outputs are needed only to judge: computed (or found in the cache)
@@ -413,12 +415,14 @@ class Evaluator:
                     clock = time.monotonic()
                     if baseline is None:
                         if memory is not None and alone:  # waits until no other job holds perf memory
-                            footprint, reserved = memory.reserve_all(), True
-                        elif memory is not None:  # waits for other jobs' perf to end
-                            reserved = memory.reserve(footprint)
+                            reservation = Reservation(memory, memory.reserve_all())
+                        elif memory is not None and memory.reserve(footprint):  # waits for other jobs' perf to end
+                            reservation = Reservation(memory, footprint)
                         baseline = start_baseline(job_dir, self._baseline_spec(task), baseline_env(slot), job_clock)
                     timing["perf_memory_wait_s"] = time.monotonic() - clock
-                    perf, raw = run_perf(worker, baseline, job_dir, self._gpu_locks[slot], limits, quiet)
+                    # alone: it ran out of memory beside others once, so it keeps the whole budget
+                    judging = None if alone else lambda: reservation.shrink_to(perf_footprint(task, JUDGING_FACTOR))
+                    perf, raw = run_perf(worker, baseline, job_dir, self._gpu_locks[slot], limits, quiet, judging)
                     timing["perf_s"] = time.monotonic() - clock
                     timing["perf_lock_wait_s"] = raw.get("lock_wait_s", 0.0)
                     judged_mb = raw.get("judged_mb")
@@ -426,7 +430,7 @@ class Evaluator:
                     timing.update({f"perf_{name}_s": s for name, s in raw.get("phases_s", {}).items()
                                    if name != "lock_wait"})
                     if not perf.ok and not alone and memory is not None and out_of_gpu_memory(perf.detail) \
-                            and memory.held > (footprint if reserved else 0):
+                            and memory.held > reservation.nbytes:
                         shared_oom = perf.detail[:300]
                     if perf.ok:
                         metrics = job_metrics(raw, self.roofline, self.golden.cases(task) if self.golden else None)
@@ -437,8 +441,7 @@ class Evaluator:
                 if baseline:
                     baseline.close()
                 outcome = workers.close()
-                if reserved:
-                    memory.release(footprint)
+                reservation.release()
             timing.update({f"{stage}_s": s for stage, s in worker.outcome.stage_durations().items()})
             timing["held_s"] = job_clock.held_s  # stopped while other jobs were timed (not counted by its deadlines)
             info = {"sandbox": _sandbox_level(outcome), "containment": worker.containment,

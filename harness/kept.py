@@ -1,0 +1,90 @@
+"""What a perf process keeps of a call for the judge: the outputs in full, the arguments only where
+the reference changes them.
+
+A call's record holds the arguments after the call (in-place semantics; a wrapper that scribbles on
+its inputs is wrong). At perf sizes those arguments are as large as the outputs, and keeping,
+saving and reading them back doubled the judge's cost for most tasks, whose references leave
+their inputs alone. So an argument the reference does not change is kept as a digest of its
+storage's bytes (every byte, the gaps of a strided view included), taken on the GPU at once, and
+both sides' digests must be equal: the bytes are the inputs both processes drew alike
+(perf/server.py). An argument the reference changes is kept in full and compared within the
+task's tolerances, as in exe. Shared by the perf processes (which keep) and the comparison (which
+recognises a digest).
+
+The digest is a keyed random linear form over the bytes: two different byte strings collide with
+probability below 2**-60 for a key drawn by the baseline at random. It is computed by harness code
+in the candidate's process, so it is exactly as trustworthy as the saved result bytes it replaces.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from harness.invoke import CallRecord, detached
+from harness.taskdef import map_tensors, tensor_leaves
+
+DIGEST_PREFIX = "<argument left unchanged: bytes digest "
+_CHUNK = 1 << 22                 # bytes per step: int64 temporaries of 32 MB
+_MODULUS = (1 << 61) - 1         # a prime: chunk sums (< 2**61) are added modulo it without overflow
+_WEIGHTS = 1 << 31               # weights in [1, 2**31): a byte-weight product sum of a chunk stays < 2**61
+
+
+def storage_digest(t: torch.Tensor, key: int) -> str:
+    """A digest of every byte of ``t``'s storage, keyed by ``key`` (the same bytes and key give the
+    same string on any process using the same device type and torch)."""
+    storage = t.untyped_storage()
+    data = torch.empty(0, dtype=torch.uint8, device=t.device).set_(storage, 0, (storage.nbytes(),), (1,))
+    words = []
+    for seed_offset in range(2):  # two independent forms: a collision needs both to collide
+        generator = torch.Generator(device=t.device)
+        generator.manual_seed((key * 2 + seed_offset) & ((1 << 63) - 1))
+        total = torch.zeros((), dtype=torch.int64, device=t.device)
+        for start in range(0, data.numel(), _CHUNK):
+            chunk = data[start:start + _CHUNK].to(torch.int64)
+            weights = torch.randint(1, _WEIGHTS, chunk.shape, generator=generator, device=t.device, dtype=torch.int64)
+            total = (total + (chunk * weights).sum()) % _MODULUS
+        words.append(int(total))
+    return f"{DIGEST_PREFIX}{words[0]:016x}{words[1]:016x} of {data.numel()} bytes>"
+
+
+def is_digest(value: Any) -> bool:
+    return type(value) is str and value.startswith(DIGEST_PREFIX)
+
+
+def kept_record(record: CallRecord, changed: set[int], key: int) -> CallRecord:
+    """A copy of ``record`` that no later call can overwrite: its outputs cloned, its tensor
+    arguments cloned where their leaf index (in ``tensor_leaves`` order over the positional then
+    keyword arguments) is in ``changed``, digested otherwise."""
+    kept = detached(CallRecord(record.output, [], {}, record.aliases))
+    index = iter(range(len(tensor_leaves([record.args_after, list(record.kwargs_after.values())]))))
+    digests: dict[int, str] = {}  # per storage: views of one buffer are digested once
+
+    def keep(t: torch.Tensor) -> Any:
+        if next(index) in changed:
+            return t.detach().clone()
+        ptr = t.untyped_storage().data_ptr()
+        if ptr not in digests:
+            digests[ptr] = storage_digest(t, key)
+        return digests[ptr]
+
+    args = [map_tensors(a, keep) for a in record.args_after]
+    kwargs = {k: map_tensors(v, keep) for k, v in record.kwargs_after.items()}
+    return CallRecord(kept.output, args, kwargs, kept.aliases)
+
+
+def changed_leaves(before: list[torch.Tensor], after: list[torch.Tensor]) -> set[int]:
+    """Indices of the leaves of ``after`` (a call's arguments, as ``tensor_leaves`` lists them)
+    whose storage bytes differ from those of the same leaf in ``before`` (the inputs as drawn)."""
+    changed = set()
+    for i, (a, b) in enumerate(zip(before, after)):
+        sa, sb = a.untyped_storage(), b.untyped_storage()
+        if sa.nbytes() != sb.nbytes():
+            changed.add(i)
+            continue
+        ba = torch.empty(0, dtype=torch.uint8, device=a.device).set_(sa, 0, (sa.nbytes(),), (1,))
+        bb = torch.empty(0, dtype=torch.uint8, device=b.device).set_(sb, 0, (sb.nbytes(),), (1,))
+        if any(not torch.equal(ba[s:s + _CHUNK], bb[s:s + _CHUNK]) for s in range(0, ba.numel(), _CHUNK)):
+            changed.add(i)
+    return changed
