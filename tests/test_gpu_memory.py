@@ -58,7 +58,10 @@ def test_a_reservation_ahead_of_need_gives_way_to_a_job_waiting_for_memory():
     granted = []
     due = threading.Thread(target=lambda: granted.append(memory.reserve(50, timeout=10)))
     due.start()
-    time.sleep(0.2)
+    for _ in range(500):                        # until it waits (a loaded machine starts threads late)
+        if memory._waiting:
+            break
+        time.sleep(0.01)
     assert not memory.try_reserve(20, ahead_of_need=True)  # fits, but a job due for perf waits
     assert memory.try_reserve(20)                           # one due itself is not held back
     memory.release(90)
