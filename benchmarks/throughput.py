@@ -90,28 +90,62 @@ def against_golden(jobs: list[dict], golden=None) -> dict:
     """Today's per-job timings of the bundled solutions against the committed golden results of the
     same solutions: the share within 2% and the median |change| (the repeatability across runs).
     ``golden`` (a ``GoldenResults``): compare with those instead of the ones the run compared with
-    (golden results measured again since)."""
-    ratios = {j["task_id"]: (j.get("perf_metrics") or {}).get("speedup_vs_golden_triton") if golden is None
-              else _golden_ratio(j, golden) for j in jobs}
+    (golden results measured again since). Each job outside 2% gets a likely cause (``_cause``)."""
+    ratios = {j["task_id"]: _golden_ratio(j, golden, "triton") for j in jobs}
     compared = {task: r for task, r in ratios.items() if r}
     changes = sorted(abs(r - 1.0) for r in compared.values())
+    outside = {task: r for task, r in sorted(compared.items()) if abs(r - 1.0) > 0.02}
+    by_task = {j["task_id"]: j for j in jobs}
     return {"compared": len(compared), "perf_ok": sum(j.get("perf_ok", False) for j in jobs),
             "within_2pct": sum(c <= 0.02 for c in changes),
             "median_abs_change": round(statistics.median(changes), 4) if changes else None,
-            "outside_2pct": {task: r for task, r in sorted(compared.items()) if abs(r - 1.0) > 0.02},
+            "outside_2pct": outside,
+            "outside_2pct_causes": {task: _cause(by_task[task], golden, r) for task, r in outside.items()},
             "no_golden": sorted(task for task, r in ratios.items() if not r)}
 
 
-def _golden_ratio(job: dict, golden) -> float | None:
-    """Golden Triton median / this run's median, geometric mean over the job's cases (as the run's
-    own ``speedup_vs_golden_triton``); None without a golden time for every case."""
-    from harness.task import get_task
-    measured = golden.cases(get_task(job["task_id"]))
+def _golden_ratio(job: dict, golden, side: str) -> float | None:
+    """Golden median / this run's median of ``side`` (``triton``: the candidate, ``eager``: its
+    eager baseline), geometric mean over the job's cases (as the run's own ``speedup_vs_golden_*``);
+    the golden times the run itself compared with, or those of ``golden``; None without a golden time
+    for every case."""
     cases = (job.get("perf_metrics") or {}).get("cases") or []
-    ratios = [measured.get(c["label"], {}).get("triton", 0.0) / c["runtime_ms"] for c in cases if c.get("runtime_ms")]
+    if golden is not None:
+        from harness.task import get_task
+        measured = golden.cases(get_task(job["task_id"]))
+        stored = [measured.get(c["label"], {}) for c in cases]
+    else:
+        stored = [c.get("golden") or {} for c in cases]
+    today = [c.get("runtime_ms") if side == "triton" else (c.get(side) or {}).get("median_ms") for c in cases]
+    ratios = [g.get(side, 0.0) / t for g, t in zip(stored, today) if t]
     if not cases or len(ratios) != len(cases) or not all(ratios):
         return None
     return round(statistics.geometric_mean(ratios), 4)
+
+
+def _cause(job: dict, golden, triton_ratio: float) -> dict:
+    """Why a job's Triton time is off its golden one by more than 2%, as far as the numbers say: the
+    eager baseline moved the same way (``golden run disturbed``: the GPU was not the same then), the
+    candidate's own spread is wide (``noisy``: a host-bound or launch-bound solution), or neither
+    (``triton side only``)."""
+    eager = _golden_ratio(job, golden, "eager")
+    cases = (job.get("perf_metrics") or {}).get("cases") or []
+    spread = max(((c.get("candidate") or {}).get("iqr_ms", 0.0) / c["runtime_ms"] for c in cases if c.get("runtime_ms")),
+                 default=0.0)
+    if spread > 0.05:
+        cause = "noisy"
+    elif eager and abs(eager - 1.0) > 0.02 and (eager - 1.0) * (triton_ratio - 1.0) > 0:
+        cause = "golden run disturbed"
+    else:
+        cause = "triton side only"
+    found = {"triton": triton_ratio, "eager": eager, "candidate_spread": round(spread, 4), "cause": cause}
+    if golden is not None:  # golden results from before the quiet GPU (2026-12-03T09:14Z) were timed beside other jobs
+        category, name = job["task_id"].split("/", 1)
+        try:
+            found["golden_date"] = json.loads((golden.path / category / name.replace(".py", ".json")).read_text())["measured"]["date"]
+        except (OSError, ValueError, KeyError):
+            pass
+    return found
 
 
 def warm(repeats: int, gpu: bool, on_part=lambda results: None) -> dict:
