@@ -140,9 +140,9 @@ def _cause(job: dict, golden, triton_ratio: float) -> dict:
         cause = "triton side only"
     found = {"triton": triton_ratio, "eager": eager, "candidate_spread": round(spread, 4), "cause": cause}
     if golden is not None:  # golden results from before the quiet GPU (2026-12-03T09:14Z) were timed beside other jobs
-        category, name = job["task_id"].split("/", 1)
+        from harness.task import get_task
         try:
-            found["golden_date"] = json.loads((golden.path / category / name.replace(".py", ".json")).read_text())["measured"]["date"]
+            found["golden_date"] = json.loads(golden.file(get_task(job["task_id"])).read_text())["measured"]["date"]
         except (OSError, ValueError, KeyError):
             pass
     return found

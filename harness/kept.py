@@ -31,11 +31,16 @@ _MODULUS = (1 << 61) - 1         # a prime: chunk sums (< 2**61) are added modul
 _WEIGHTS = 1 << 31               # weights in [1, 2**31): a byte-weight product sum of a chunk stays < 2**61
 
 
+def _storage_bytes(t: torch.Tensor) -> torch.Tensor:
+    """Every byte of ``t``'s storage as a flat uint8 tensor (no copy)."""
+    storage = t.untyped_storage()
+    return torch.empty(0, dtype=torch.uint8, device=t.device).set_(storage, 0, (storage.nbytes(),), (1,))
+
+
 def storage_digest(t: torch.Tensor, key: int) -> str:
     """A digest of every byte of ``t``'s storage, keyed by ``key`` (the same bytes and key give the
     same string on any process using the same device type and torch)."""
-    storage = t.untyped_storage()
-    data = torch.empty(0, dtype=torch.uint8, device=t.device).set_(storage, 0, (storage.nbytes(),), (1,))
+    data = _storage_bytes(t)
     words = []
     for seed_offset in range(2):  # two independent forms: a collision needs both to collide
         generator = torch.Generator(device=t.device)
@@ -79,12 +84,8 @@ def changed_leaves(before: list[torch.Tensor], after: list[torch.Tensor]) -> set
     whose storage bytes differ from those of the same leaf in ``before`` (the inputs as drawn)."""
     changed = set()
     for i, (a, b) in enumerate(zip(before, after)):
-        sa, sb = a.untyped_storage(), b.untyped_storage()
-        if sa.nbytes() != sb.nbytes():
-            changed.add(i)
-            continue
-        ba = torch.empty(0, dtype=torch.uint8, device=a.device).set_(sa, 0, (sa.nbytes(),), (1,))
-        bb = torch.empty(0, dtype=torch.uint8, device=b.device).set_(sb, 0, (sb.nbytes(),), (1,))
-        if any(not torch.equal(ba[s:s + _CHUNK], bb[s:s + _CHUNK]) for s in range(0, ba.numel(), _CHUNK)):
+        ba, bb = _storage_bytes(a), _storage_bytes(b)
+        if ba.numel() != bb.numel() or any(not torch.equal(ba[s:s + _CHUNK], bb[s:s + _CHUNK])
+                                           for s in range(0, ba.numel(), _CHUNK)):
             changed.add(i)
     return changed

@@ -260,6 +260,7 @@ def _alive(pid: int) -> bool:
 PERF_ATTACKS = {  # name -> (verdict, phrase in the perf detail)
     "perf_wrong_when_timed": ("wrong", "timed repetition"),
     "perf_crash_at_size": ("crashed", "at perf sizes"),
+    "perf_input_as_scratch": ("wrong", "the call changed it"),
 }
 
 

@@ -54,12 +54,15 @@ class GoldenResults:
         path = path or golden_root() / machine_name()
         return cls(path) if (path / "provenance.json").exists() else None
 
+    def file(self, task: Any) -> Path:
+        """Where ``task``'s golden results are stored."""
+        return self.path / task.category / f"{task.name}.json"
+
     def cases(self, task: Any) -> dict[str, dict[str, float]]:
         """``{case label: {"eager": ms, "compile": ms, "triton": ms}}`` for the task's cases whose
         inputs are still the ones measured (a changed case is not compared)."""
-        file = self.path / task.category / f"{task.name}.json"
         try:
-            data = json.loads(file.read_text())
+            data = json.loads(self.file(task).read_text())
         except (OSError, ValueError):
             return {}
         if data.get("task_perf_sha") != task.perf_source_hash:
