@@ -41,6 +41,40 @@ def run_cli(*args: str, check: bool = True, timeout: float = 1500, env: dict | N
     return proc
 
 
+@pytest.fixture(scope="session")
+def variants_run(tmp_path_factory) -> list[tuple[str, str, dict]]:
+    """One run of every wrong variant (tests/variant_rows.py) beside each task's unmodified solution:
+    ``(task id, label, metrics record)`` per row, and the run's summary and printed table as
+    ``variants_run.summary`` / ``.stdout``. The unmodified solutions are the controls of the variants
+    and also the bundled-solutions run of tests/test_solutions.py (one interpreter run of them, not two)."""
+    from variant_rows import all_rows
+
+    rows = all_rows()
+    tmp = tmp_path_factory.mktemp("variants")
+    preds = write_jsonl(tmp / "variants.jsonl",
+                        [{"file": task_id, "predict": code, "sample_id": i} for i, (task_id, _, code) in enumerate(rows)])
+    out = tmp / "out"
+    # about 1,150 jobs in the interpreter: allow an hour on a slow two-core machine; each job has 240 s per
+    # stage (the interpreter takes up to 80 s for the SVD solution alone on two loaded cores)
+    # --fail-fast: a variant only has to fail, so it stops at its first wrong case (the controls, which
+    # pass, run every case). Perf is left to the GPU's own runs (on a CPU it is skipped anyway, and the
+    # summary says why).
+    no_perf = ["--no-perf"] if torch.cuda.is_available() else []
+    proc = run_cli("eval", str(preds), "--out", str(out), "-q", "--timeout", "240", *no_perf, "--fail-fast", timeout=3600)
+    by_sample = {(m["task_id"], m["sample_id"]): m for m in load_metrics(out)}
+    return _RunRows([(task_id, label, by_sample[(task_id, i)]) for i, (task_id, label, _) in enumerate(rows)],
+                    json.loads((out / "summary.json").read_text()), proc.stdout)
+
+
+class _RunRows(list):
+    """The rows of a run, with its summary and printed table."""
+
+    def __init__(self, rows: list, summary: dict, stdout: str) -> None:
+        super().__init__(rows)
+        self.summary = summary
+        self.stdout = stdout
+
+
 def load_metrics(out: Path) -> list[dict]:
     return json.loads((out / "metrics.json").read_text())
 

@@ -85,6 +85,8 @@ def test_perf_judges_arguments_by_digest_and_what_the_reference_changes_in_full(
     assert bad["exe"]["status"] == "ok", bad["exe"]
     assert bad["perf"]["status"] == "wrong" and "the call changed it" in bad["perf"]["detail"], bad["perf"]
     assert in_place["perf"]["status"] == "ok", in_place["perf"]
+    # the trusted baseline is forked by the fork server (no imports to wait for after exe)
+    assert {m["info"].get("baseline_containment") for m in (bad, in_place)} == {"forkserver-subreaper"}
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")

@@ -5,73 +5,15 @@ new) | [(old, new), ...]}``), so they follow the solution and fail loudly when i
 
 from __future__ import annotations
 
-import importlib.util
-import os
-from pathlib import Path
+from harness.task import all_tasks
+from variant_rows import UNMODIFIED, variants_of
 
-import pytest
-
-from conftest import ROOT, load_metrics, run_cli, write_jsonl
-from harness.task import all_tasks, select_tasks
-
-VARIANTS_DIR = Path(__file__).parent / "wrong_variants"
 MIN_VARIANTS = 2
-# Comma-separated task-id substrings: run only those tasks' variants (a GPU run split over calls).
-TASKS_ENV = "KERNELBENCHX_VARIANT_TASKS"
-
-
-def _variants(task) -> dict:
-    path = VARIANTS_DIR / task.category / f"{task.name}.py"
-    if not path.exists():
-        return {}
-    spec = importlib.util.spec_from_file_location(f"_variants_{task.category}_{task.name}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.VARIANTS
-
-
-def _mutate(source: str, edits) -> str:
-    edits = [edits] if isinstance(edits[0], str) else edits
-    for old, new in edits:
-        assert old in source, f"variant edit no longer applies: {old!r} not in the solution"
-        source = source.replace(old, new, 1)
-    return source
-
-
-UNMODIFIED = "(unmodified solution)"
-
-
-def _all_variants() -> list[tuple[str, str, str]]:
-    """Every variant, plus each task's unmodified solution as a control in the same run: a variant's
-    failure counts only if the run passes the code it was derived from."""
-    rows = []
-    for task in select_tasks(w for w in os.environ.get(TASKS_ENV, "").split(",") if w):
-        solution = (ROOT / "solutions" / task.category / f"{task.name}.py").read_text()
-        rows.append((task.id, UNMODIFIED, solution))
-        for label, edits in _variants(task).items():
-            rows.append((task.id, label, _mutate(solution, edits)))
-    return rows
 
 
 def test_every_task_has_wrong_variants():
-    thin = {t.id: len(_variants(t)) for t in all_tasks().values() if len(_variants(t)) < MIN_VARIANTS}
+    thin = {t.id: len(variants_of(t)) for t in all_tasks().values() if len(variants_of(t)) < MIN_VARIANTS}
     assert not thin, f"tasks with fewer than {MIN_VARIANTS} wrong variants: {thin}"
-
-
-@pytest.fixture(scope="module")
-def variants_run(tmp_path_factory):
-    rows = _all_variants()
-    tmp = tmp_path_factory.mktemp("variants")
-    preds = write_jsonl(tmp / "variants.jsonl",
-                        [{"file": task_id, "predict": code, "sample_id": i} for i, (task_id, _, code) in enumerate(rows)])
-    out = tmp / "out"
-    # about 1,150 jobs in the interpreter: allow an hour on a slow two-core machine; each job has 240 s per
-    # stage (the interpreter takes up to 80 s for the SVD solution alone on two loaded cores)
-    # --fail-fast: a variant only has to fail, so it stops at its first wrong case (the controls, which
-    # pass, run every case)
-    run_cli("eval", str(preds), "--out", str(out), "-q", "--timeout", "240", "--no-perf", "--fail-fast", timeout=3600)
-    by_sample = {(m["task_id"], m["sample_id"]): m for m in load_metrics(out)}
-    return [(task_id, label, by_sample[(task_id, i)]) for i, (task_id, label, _) in enumerate(rows)]
 
 
 def test_unmodified_solutions_pass_in_the_variants_run(variants_run):

@@ -1,4 +1,5 @@
-"""The trusted baseline process of a perf job (``python -m harness.perf.baseline JOB FD``).
+"""The trusted baseline process of a perf job (``python -m harness.perf.baseline JOB FD``, or forked
+by the fork server with the same arguments).
 
 It runs only harness code: the task's eager PyTorch reference and, when asked, ``torch.compile`` of
 it, on the same perf inputs as the candidate (same seeds, same GPU), timed round by round in

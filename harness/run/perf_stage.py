@@ -29,6 +29,7 @@ from harness.protocol import CANDIDATE
 from harness.run.judge import library_kernels, names_in
 from harness.run.process import WorkerProcess
 from harness.run.quiet import JobClock, QuietGpu
+from harness.run.zygote import Zygote
 from harness.verdicts import CRASHED, ERROR, HARNESS_ERROR, INTEGRITY, OK, TIMEOUT, WRONG, StageResult
 
 _KEPT_REP = random.SystemRandom()  # which timed call is judged: nothing the candidate can predict
@@ -71,13 +72,18 @@ def baseline_dir(job_dir: Path) -> Path:
     return job_dir.with_name(job_dir.name + "-baseline")
 
 
-def start_baseline(job_dir: Path, spec: dict, env: dict[str, str], clock: JobClock | None = None) -> WorkerProcess:
+def start_baseline(job_dir: Path, spec: dict, env: dict[str, str], clock: JobClock | None = None,
+                   zygote: Zygote | None = None) -> WorkerProcess:
     """Start the trusted baseline process and let it draw its inputs and compile right away (while
     the candidate is still in call/exe); it is closed unused if the candidate fails exe. ``clock``:
-    the job's (it is held with the job's other processes)."""
+    the job's (it is held with the job's other processes). Forked by ``zygote`` when given: the fork
+    server has run no submission (it forks the workers before they import theirs), so its child is
+    as trusted as a new interpreter, and saves the seconds of importing torch that a one-submission
+    evaluator would otherwise wait for after exe."""
     home = baseline_dir(job_dir)
     home.mkdir(exist_ok=True)
-    baseline = WorkerProcess(protocol.BASELINE_MODULE, home, spec, env, commands=True, name="baseline", clock=clock)
+    baseline = WorkerProcess(protocol.BASELINE_MODULE, home, spec, env, commands=True, name="baseline", clock=clock,
+                             zygote=zygote)
     baseline.send({"cmd": protocol.CMD_PREPARE})
     return baseline
 

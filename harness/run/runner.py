@@ -110,8 +110,8 @@ class Evaluator:
             raise RuntimeError("mode 'gpu' asked for, but no CUDA GPU is visible")
         self.references = ReferenceCache()
         self.results: dict[str, JobResult] = {}  # by job key, after run()
-        self._scratch = Path(tempfile.mkdtemp(prefix="kbx-jobs-"))
         self.perf_enabled = config.perf and (self.mode == GPU or os.environ.get(ENV_PERF_ON_CPU) == "1")
+        self._scratch = Path(tempfile.mkdtemp(prefix="kbx-jobs-"))
         self._gpu_locks: dict[str | None, threading.Lock] = {}  # one timed job per GPU at a time
         self._quiet: dict[str | None, QuietGpu] = {}  # the jobs of each GPU, held while another is timed
         self._perf_memory: dict[str | None, PerfMemory] = {}    # GPU mode: perf memory per GPU
@@ -387,7 +387,7 @@ class Evaluator:
             shared_oom = None  # perf ran out of GPU memory while other jobs held theirs
             if self.perf_enabled and not alone and (memory is None or memory.try_reserve(footprint, ahead_of_need=True)):
                 reservation = Reservation(memory, footprint)
-                baseline = start_baseline(job_dir, self._baseline_spec(task), baseline_env(slot), job_clock)
+                baseline = self._start_baseline(job_dir, task, slot, job_clock)
             try:
                 # The expected outputs are needed only to judge: computed (or found in the cache)
                 # while the workers start and import, not before they are spawned.
@@ -418,7 +418,7 @@ class Evaluator:
                             reservation = Reservation(memory, memory.reserve_all())
                         elif memory is not None and memory.reserve(footprint):  # waits for other jobs' perf to end
                             reservation = Reservation(memory, footprint)
-                        baseline = start_baseline(job_dir, self._baseline_spec(task), baseline_env(slot), job_clock)
+                        baseline = self._start_baseline(job_dir, task, slot, job_clock)
                     timing["perf_memory_wait_s"] = time.monotonic() - clock
                     # alone: it ran out of memory beside others once, so it keeps the whole budget
                     judging = None if alone else lambda: reservation.shrink_to(perf_footprint(task, JUDGING_FACTOR))
@@ -451,6 +451,8 @@ class Evaluator:
                 info["perf_judged_mb"] = judged_mb
             if timed_window is not None:
                 info["perf_timed_window"] = timed_window
+            if baseline is not None:  # forked by the fork server, or a new interpreter
+                info["baseline_containment"] = baseline.containment
             return self._result(job, call, exe, outcome.seconds, info, perf, metrics, verdicts), shared_oom
         finally:
             admission.release()
@@ -491,6 +493,9 @@ class Evaluator:
             return shares_wanted(float("inf"), 1.0, n_cases, limit=self.config.shards)
         expected = self._expected_seconds.get(task.id, n_cases * DEFAULT_SECONDS_PER_CASE)
         return shares_wanted(expected, self.shard_target_s, n_cases)
+
+    def _start_baseline(self, job_dir: Path, task, slot: str | None, clock: JobClock) -> WorkerProcess:
+        return start_baseline(job_dir, self._baseline_spec(task), baseline_env(slot), clock, self._zygote)
 
     def _baseline_spec(self, task) -> dict:
         return {"task_id": task.id, "seed": self.config.seed, "compile": self.config.compile_baseline,
