@@ -22,7 +22,7 @@ from typing import Any
 
 import torch
 
-from harness.invoke import CallRecord, detached
+from harness.invoke import CallRecord
 from harness.taskdef import map_tensors, tensor_leaves
 
 DIGEST_PREFIX = "<argument left unchanged: bytes digest "
@@ -62,13 +62,24 @@ def kept_record(record: CallRecord, changed: set[int], key: int) -> CallRecord:
     """A copy of ``record`` that no later call can overwrite: its outputs cloned, its tensor
     arguments cloned where their leaf index (in ``tensor_leaves`` order over the positional then
     keyword arguments) is in ``changed``, digested otherwise."""
-    kept = detached(CallRecord(record.output, [], {}, record.aliases))
+    clones: dict[tuple, torch.Tensor] = {}  # the outputs' copies, by the view each copied
+
+    def copy_output(t: torch.Tensor) -> torch.Tensor:
+        copy = t.clone()
+        clones.setdefault(_view(t), copy)
+        return copy
+
+    # rebuilt from exact types first, as invoke.detached does (a submission's subclass runs no code)
+    output = map_tensors(CallRecord(record.output, [], {}, record.aliases).to_payload()["output"], copy_output)
     index = iter(range(len(tensor_leaves([record.args_after, list(record.kwargs_after.values())]))))
     digests: dict[int, str] = {}  # per storage: views of one buffer are digested once
 
     def keep(t: torch.Tensor) -> Any:
         if next(index) in changed:
-            return t.detach().clone()
+            # an in-place call returns the argument it changed: one copy serves both (and is saved
+            # and read once: torch.save writes a shared storage once)
+            shared = clones.get(_view(t))
+            return shared if shared is not None else t.detach().clone()
         ptr = t.untyped_storage().data_ptr()
         if ptr not in digests:
             digests[ptr] = storage_digest(t, key)
@@ -76,7 +87,12 @@ def kept_record(record: CallRecord, changed: set[int], key: int) -> CallRecord:
 
     args = [map_tensors(a, keep) for a in record.args_after]
     kwargs = {k: map_tensors(v, keep) for k, v in record.kwargs_after.items()}
-    return CallRecord(kept.output, args, kwargs, kept.aliases)
+    return CallRecord(output, args, kwargs, list(record.aliases))
+
+
+def _view(t: torch.Tensor) -> tuple:
+    """What makes two tensors the same view of the same memory."""
+    return (t.device, t.untyped_storage().data_ptr(), t.storage_offset(), tuple(t.shape), tuple(t.stride()), t.dtype)
 
 
 def changed_leaves(before: list[torch.Tensor], after: list[torch.Tensor]) -> set[int]:

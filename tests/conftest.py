@@ -42,7 +42,7 @@ def run_cli(*args: str, check: bool = True, timeout: float = 1500, env: dict | N
 
 
 @pytest.fixture(scope="session")
-def variants_run(tmp_path_factory) -> list[tuple[str, str, dict]]:
+def variants_run(tmp_path_factory) -> "_RunRows":
     """One run of every wrong variant (tests/variant_rows.py) beside each task's unmodified solution:
     ``(task id, label, metrics record)`` per row, and the run's summary and printed table as
     ``variants_run.summary`` / ``.stdout``. The unmodified solutions are the controls of the variants

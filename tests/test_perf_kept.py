@@ -9,7 +9,8 @@ import torch
 
 from conftest import ROOT, load_metrics, relu_changed_after_exe, run_cli, write_jsonl
 from harness.compare import judge_call
-from harness.invoke import call_case
+from harness.bounded_io import load_tensors, save_tensors
+from harness.invoke import call_case, move_like_reference, saved_payload_limit
 from harness.kept import changed_leaves, is_digest, kept_record, storage_digest
 from harness.taskdef import Case
 
@@ -53,6 +54,22 @@ def test_kept_record_digests_what_the_reference_leaves_alone_and_copies_the_rest
     assert is_digest(kept.args_after[0]) and isinstance(kept.kwargs_after["out"], torch.Tensor)
     out.fill_(5.0)                                         # a later call reuses the buffers
     assert torch.equal(kept.kwargs_after["out"], before[0] * 2.0) and float(kept.output) != float(out.sum())
+
+
+def test_an_argument_the_call_returns_is_kept_once(tmp_path):
+    x = torch.randn(4096)
+    record = call_case(torch.relu_, Case("c", x.clone()))   # in place: returns the argument it changed
+    kept = kept_record(record, {0}, key=3)
+    assert kept.args_after[0] is kept.output                  # one copy for both...
+    assert kept.output.data_ptr() != record.output.data_ptr()  # ...that the next call cannot overwrite
+    path = tmp_path / "kept.pt"
+    save_tensors(kept.to_payload(), path)
+    assert path.stat().st_size < 1.5 * x.numel() * x.element_size()  # written once
+    loaded = load_tensors(path, saved_payload_limit([kept]))
+    assert judge_call(move_like_reference(loaded, kept), kept) is None
+    # an argument the output only resembles (same values, other memory) keeps its own copy
+    apart = kept_record(call_case(lambda t: t.relu_().clone(), Case("c", x.clone())), {0}, key=3)
+    assert apart.args_after[0] is not apart.output and torch.equal(apart.args_after[0], apart.output)
 
 
 def test_a_candidate_that_changes_an_argument_the_reference_leaves_alone_is_told_so():
@@ -108,3 +125,14 @@ def test_the_baseline_finds_the_arguments_its_reference_changes():
     assert [c["mutates"] for c in relu["cases"]] == [[0] if "inplace=True" in c["describe"] else []
                                                      for c in relu["cases"]]
     assert {len(c["mutates"]) for c in relu["cases"]} == {0, 1} and relu["digest_key"] > 0
+
+
+@pytest.mark.gpu
+def test_results_reach_the_host_through_page_locked_memory_unchanged():
+    from harness.perf.server import to_host
+
+    for t in (torch.randn(4097, device="cuda"), torch.randn(64, 33, device="cuda").t(),
+              torch.arange(10, device="cuda").expand(3, 10), torch.zeros(0, 5, device="cuda", dtype=torch.bfloat16)):
+        host = to_host(t)
+        assert host.device.type == "cpu" and host.dtype == t.dtype and (host.is_pinned() or t.numel() == 0)
+        assert torch.equal(host, t.cpu())

@@ -341,7 +341,7 @@ class PerfServer:
         repetition's) for the parent's judge."""
         self._timing_over()
         record = self._results(command).pop(int(command["case"]))
-        save_tensors(map_tensors(record.to_payload(), torch.Tensor.cpu), command["path"])
+        save_tensors(map_tensors(record.to_payload(), to_host), command["path"])
         self.emit(protocol.SAVED)
 
     def _cmd_judge(self, command: dict) -> None:
@@ -352,6 +352,22 @@ class PerfServer:
         timed = command.get("which") == protocol.TIMED_RESULT
         inputs = self._timed_inputs.pop(index, self.cases[index].check_case) if timed else self.cases[index].check_case
         self.emit(protocol.VERDICT, **_judge_saved(self.task, inputs, reference, Path(command["path"])))
+
+
+def to_host(t: torch.Tensor) -> torch.Tensor:
+    """``t`` copied to the host, to be saved: through page-locked memory when it is on a GPU. A copy
+    into pageable memory goes through the driver's staging buffers at about 1.6 GB/s on the H200
+    host (benchmarks/save_path_probe.py), most of the time a job's perf-size results take to save;
+    page-locked memory is a direct DMA, and torch caches the blocks, so a job's later saves reuse
+    the first one's. Falls back to pageable memory where none can be locked."""
+    if not t.is_cuda:
+        return t.cpu()
+    try:
+        host = torch.empty_like(t, device="cpu", pin_memory=True)
+    except RuntimeError:
+        return t.cpu()
+    host.copy_(t)  # synchronous: the bytes are there when this returns
+    return host
 
 
 def _dtype_of(case: Case, output: Any, declared: str | None = None) -> str:

@@ -110,8 +110,8 @@ class Evaluator:
             raise RuntimeError("mode 'gpu' asked for, but no CUDA GPU is visible")
         self.references = ReferenceCache()
         self.results: dict[str, JobResult] = {}  # by job key, after run()
-        self.perf_enabled = config.perf and (self.mode == GPU or os.environ.get(ENV_PERF_ON_CPU) == "1")
         self._scratch = Path(tempfile.mkdtemp(prefix="kbx-jobs-"))
+        self.perf_enabled = config.perf and (self.mode == GPU or os.environ.get(ENV_PERF_ON_CPU) == "1")
         self._gpu_locks: dict[str | None, threading.Lock] = {}  # one timed job per GPU at a time
         self._quiet: dict[str | None, QuietGpu] = {}  # the jobs of each GPU, held while another is timed
         self._perf_memory: dict[str | None, PerfMemory] = {}    # GPU mode: perf memory per GPU

@@ -2,14 +2,14 @@
 (``python -P -m harness.sandbox.forkserver FD PARENT_PID``).
 
 A fresh worker spends seconds importing torch, triton and the task files before it does anything
-for its job. The fork server pays that once and forks a child per job, and one per perf job's trusted
-baseline process (``harness.perf.baseline``): it has run no submission, so its child is as clean as
-a new interpreter. It imports only what every
-worker imports before it loads a submission (no job's data, no expected outputs), never initialises
-CUDA, and is never given anything of a job except what that job's child gets, so a child starts as
-a new worker process would, minus the imports. Each child makes itself a session leader, takes its
-job's working directory, stdio and scrubbed environment, and then runs the same ``main`` a worker
-process runs; sandboxing and limits are applied there, as before.
+for its job. The fork server pays that once and forks a child per job (and one per perf job's
+trusted baseline process, ``harness.perf.baseline``: it has run no submission, so its child is as
+clean as a new interpreter). It imports only what every worker imports before it loads a submission
+(no job's data, no expected outputs), never initialises CUDA, and is never given anything of a job
+except what that job's child gets, so a child starts as a new worker process would, minus the
+imports. Each child makes itself a session leader, takes its job's working directory, stdio and
+environment (a worker's is scrubbed), and then runs the same ``main`` a new process of its module
+runs; a worker's sandboxing and limits are applied there, as before.
 
 Requests arrive as JSON on a Unix socket with the child's pipe ends attached (SCM_RIGHTS); the
 server answers ``{"req", "pid"}`` at once and ``{"exit", "code"}`` when the child ends. The
