@@ -139,7 +139,7 @@ def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, g
         costs = _judge_checks(candidate, baseline, len(raw["cases"]), job_dir, deadline)
         phase("judge_checks")  # of which saving, loading and comparing took the judge_checks_* phases
         phases.update({f"judge_checks_{part}": round(s, 3) for part, s in costs.items() if part != "bytes"})
-        raw["judged_mb"] = round(costs["bytes"] / 1e6, 1)
+        raw["judged_mb"] = round(costs["bytes"] / 1e6, 3)  # kB: small CPU cases judge tens of kB
         raw["lock_wait_s"] = phases["lock_wait"]
         raw["phases_s"] = phases
         return StageResult(OK), raw
