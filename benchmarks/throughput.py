@@ -163,19 +163,21 @@ def warm(repeats: int, gpu: bool, on_part=lambda results: None) -> dict:
             ev.submit(TASK, RELU).result()  # the first job warms the reference cache and compile caches
             first = time.monotonic() - t
             _progress(f"warm {name}: opened in {opened:.2f} s, first job {first:.2f} s")
-            latencies, verdicts, timings = [], [], []
+            latencies, verdicts, timings, starts = [], [], [], []
             for i in range(repeats):
                 t = time.monotonic()
                 record = ev.submit(TASK, RELU).result()
                 latencies.append(time.monotonic() - t)
                 verdicts.append(record["verdict"])
                 timings.append(record["info"].get("timing") or {})
+                starts.append(record["info"].get("worker_start"))
                 _progress(f"warm {name}: {i + 1}/{repeats} {latencies[-1]:.2f} s {verdicts[-1]}")
         # the median of each part of a job (worker stages, perf phases): where one submission's time goes
         parts = {key: round(statistics.median(t.get(key, 0.0) for t in timings), 3)
                  for key in sorted({key for t in timings for key in t})}
         results[name] = {"open_s": round(opened, 2), "first_s": round(first, 2), **_percentiles(latencies),
-                         "verdicts": sorted(set(verdicts)), "median_parts_s": parts}
+                         "verdicts": sorted(set(verdicts)), "median_parts_s": parts,
+                         "worker_starts": dict(Counter(str(s) for s in starts))}  # spare: prewarmed by the fork server
         on_part(results)
     return results
 

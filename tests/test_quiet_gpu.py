@@ -73,3 +73,21 @@ def test_a_perf_run_holds_the_other_jobs_while_one_is_timed(tmp_path, monkeypatc
         records = ev.evaluate([("Activation/relu.py", relu)] * 3)
     assert [r["verdict"] for r in records] == ["ok"] * 3, [r["perf"] for r in records]
     assert sum(r["info"]["timing"]["held_s"] for r in records) > 0.05
+
+
+def test_a_process_that_leaves_a_held_clock_alive_is_continued():
+    """A spare worker that becomes a job's (run/zygote.py) leaves the spares' clock while it may be
+    held: it is continued, and its job's clock holds it from then on."""
+    quiet, timed, spares, job = QuietGpu(), JobClock(), JobClock(), JobClock()
+    spare = FakeProcess()
+    spares.add(spare)
+    quiet.join(timed)
+    quiet.join(spares)
+    quiet.join(job)
+    with quiet.others_held(timed):
+        assert spare.signals == ["stop"]
+        spares.discard(spare, resume=True)
+        job.add(spare)
+        assert spare.signals == ["stop", "cont", "stop"]
+    assert spare.signals == ["stop", "cont", "stop", "cont"]
+    spares.discard(FakeProcess(), resume=True)  # one it never had: nothing to do

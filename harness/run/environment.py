@@ -46,12 +46,20 @@ def worker_env(job_dir: Path, *, interpret: bool, visible_device: str | None,
     env.pop("TRITON_INTERPRET", None)
     if interpret:
         env["TRITON_INTERPRET"] = "1"
-        env["CUDA_VISIBLE_DEVICES"] = ""
-    elif visible_device is not None:
-        env["CUDA_VISIBLE_DEVICES"] = visible_device
+    visible = visible_devices(interpret=interpret, visible_device=visible_device)
+    if visible is not None:
+        env["CUDA_VISIBLE_DEVICES"] = visible
     for sub in ("home", "tmp", "triton-cache"):
         (job_dir / sub).mkdir(parents=True, exist_ok=True)
     return env
+
+
+def visible_devices(*, interpret: bool, visible_device: str | None) -> str | None:
+    """A worker's ``CUDA_VISIBLE_DEVICES``: none in CPU mode, else the job's GPU (None: the parent's
+    own setting, or none)."""
+    if interpret:
+        return ""
+    return visible_device if visible_device is not None else os.environ.get("CUDA_VISIBLE_DEVICES")
 
 
 def baseline_env(slot: str | None) -> dict[str, str]:

@@ -79,12 +79,13 @@ class WorkerProcess:
 
     def __init__(self, module: str, job_dir: Path, spec: dict, env: dict[str, str], commands: bool = False,
                  name: str = "job", zygote: Zygote | None = None, after_import: dict | None = None,
-                 clock: JobClock | None = None) -> None:
+                 clock: JobClock | None = None, warm: dict | None = None) -> None:
         """Start ``module`` with its files (spec, stdout, stderr) and working directory in ``job_dir``:
         forked by ``zygote`` when one is given and alive, else as a new interpreter. ``after_import``
         is the command sent once the child reports ``imported`` (a worker's inputs: its seed).
         ``clock``: the job's (run/quiet.py), on which this process's deadlines are read; the process
-        is stopped with the job while another job is timed on its GPU."""
+        is stopped with the job while another job is timed on its GPU. ``warm``: the zygote may serve
+        it with a prewarmed spare (``Zygote.spawn``)."""
         self._after_import = after_import
         self.job_dir = job_dir
         job_file = job_dir / f"{name}.json"
@@ -102,7 +103,7 @@ class WorkerProcess:
         self.proc: subprocess.Popen | ForkedChild | None = None
         if zygote is not None and zygote.alive:
             try:
-                self.proc = zygote.spawn(module, job_file, write_fd, job_dir, env, stdout, self._stderr, commands)
+                self.proc = zygote.spawn(module, job_file, write_fd, job_dir, env, stdout, self._stderr, commands, warm)
             except RuntimeError:
                 self.proc = None  # fall back to a new interpreter
         if self.proc is None:
@@ -126,6 +127,14 @@ class WorkerProcess:
         """How far the process's descendants are contained: a worker forked by the fork server
         (a subreaper) loses every process it detaches at once; a new interpreter only its group."""
         return "forkserver-subreaper" if isinstance(self.proc, ForkedChild) else "process-group"
+
+    @property
+    def started_as(self) -> str:
+        """``spare`` (a child the fork server had prewarmed), ``fork`` (forked for this job) or
+        ``interpreter`` (a new Python process)."""
+        if isinstance(self.proc, ForkedChild):
+            return "spare" if self.proc.prewarmed else "fork"
+        return "interpreter"
 
     def next_event(self, deadline: float) -> dict | None:
         """The next event, or ``None`` when the deadline passes (``outcome.timed_out``) or the

@@ -53,11 +53,14 @@ class JobClock:
             if self._held_since is not None:
                 process.pause()
 
-    def discard(self, process: Pausable) -> None:
-        """A process that ended (its pid may be reused: it is never signalled again)."""
+    def discard(self, process: Pausable, resume: bool = False) -> None:
+        """A process that ended (its pid may be reused: it is never signalled again), or, with
+        ``resume``, one that leaves this clock alive: continued if the job is held now."""
         with self._lock:
             if process in self._processes:
                 self._processes.remove(process)
+                if resume and self._held_since is not None:
+                    process.resume()
 
     def hold(self) -> None:
         with self._lock:

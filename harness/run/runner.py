@@ -22,7 +22,7 @@ from harness.config import ENV_NO_ZYGOTE, ENV_PERF_ON_CPU, GPU, INTERPRETER, Run
 from harness.perf.metrics import faster_than_roofline, job_metrics
 from harness.report.summary import write_reports
 from harness.report.quality import code_quality
-from harness.run.environment import baseline_env, physical_gpu, worker_env
+from harness.run.environment import baseline_env, physical_gpu, visible_devices, worker_env
 from harness.run.gpu_memory import (JUDGING_FACTOR, PerfMemory, Reservation, budget_for, out_of_gpu_memory,
                                     perf_footprint)
 from harness.run.journal import Journal
@@ -145,6 +145,9 @@ class Evaluator:
         self._stopping = True
         if self._zygote:
             self._zygote.close()
+            for slot, quiet in self._quiet.items():
+                quiet.leave(self._zygote.spares_of(visible_devices(interpret=self.mode == INTERPRETER,
+                                                                   visible_device=physical_gpu(slot))))
             self._zygote = None
         shutil.rmtree(self._scratch, ignore_errors=True)
         self._open = False
@@ -192,11 +195,18 @@ class Evaluator:
             return None
         home = self._scratch / "zygote"
         home.mkdir(exist_ok=True)
-        env = worker_env(home, interpret=self.mode == INTERPRETER, visible_device=None)
+        interpret = self.mode == INTERPRETER
+        env = worker_env(home, interpret=interpret, visible_device=None)
         try:
-            return Zygote(env, home)
+            zygote = Zygote(env, home)
         except (OSError, RuntimeError):
             return None
+        for slot, quiet in self._quiet.items():  # its spares are stopped with their GPU's jobs
+            quiet.join(zygote.spares_of(visible_devices(interpret=interpret, visible_device=physical_gpu(slot))))
+        for slot in set(self.slots()):  # a spare per GPU from the start: the first job starts in one too
+            zygote.prewarm(protocol.WORKER_MODULE, self._worker_warm(),
+                           worker_env(home / f"spare-{slot}", interpret=interpret, visible_device=physical_gpu(slot)))
+        return zygote
 
     def slots(self) -> list[str | None]:
         """One entry per concurrent worker: the GPU index it owns, or None for interpreter workers."""
@@ -445,6 +455,7 @@ class Evaluator:
             timing.update({f"{stage}_s": s for stage, s in worker.outcome.stage_durations().items()})
             timing["held_s"] = job_clock.held_s  # stopped while other jobs were timed (not counted by its deadlines)
             info = {"sandbox": _sandbox_level(outcome), "containment": worker.containment,
+                    "worker_start": worker.started_as,  # spare (prewarmed), fork or interpreter
                     "configs": _configs_checked(outcome), "source_task": task.id, "processes": len(shares),
                     "timing": {key: round(value, 3) for key, value in timing.items()}}
             if judged_mb is not None:
@@ -480,7 +491,8 @@ class Evaluator:
         if spec["perf"]:
             spec["file_limit"] = PERF_FILE_LIMIT
         return WorkerProcess(protocol.WORKER_MODULE, job_dir, spec, env, commands=True, zygote=self._zygote, clock=clock,
-                             after_import={"cmd": protocol.CMD_INPUTS, "seed": self.config.seed})
+                             after_import={"cmd": protocol.CMD_INPUTS, "seed": self.config.seed},
+                             warm=self._worker_warm())
 
     def _may_share(self) -> bool:
         return bool(self.config.shards and self.config.shards > 1) or (
@@ -500,6 +512,10 @@ class Evaluator:
     def _baseline_spec(self, task) -> dict:
         return {"task_id": task.id, "seed": self.config.seed, "compile": self.config.compile_baseline,
                 "device": self._worker_device()}
+
+    def _worker_warm(self) -> dict:
+        """What a spare worker prepares before its job (``harness.sandbox.worker.prewarm``)."""
+        return {"device": self._worker_device(), "interpret": self.mode == INTERPRETER}
 
     def _worker_device(self) -> str:
         """The device as a worker or baseline process sees it (each is shown only its job's GPU)."""

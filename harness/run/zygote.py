@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 
 from harness import protocol
+from harness.run.quiet import JobClock
 
 ZYGOTE_START_S = 120.0  # importing torch on a busy machine can be slow
 
@@ -24,9 +25,10 @@ ZYGOTE_START_S = 120.0  # importing torch on a busy machine can be slow
 class ForkedChild:
     """A worker forked by the zygote, with the subset of ``subprocess.Popen`` the parent uses."""
 
-    def __init__(self, pid: int, stdin) -> None:
+    def __init__(self, pid: int, stdin, prewarmed: bool = False) -> None:
         self.pid = pid
         self.stdin = stdin
+        self.prewarmed = prewarmed  # a spare the server had ready (its setup partly done before the job)
         self.returncode: int | None = None
         self._done = threading.Event()
 
@@ -42,11 +44,40 @@ class ForkedChild:
         return self.returncode
 
 
+def control_pair() -> tuple[socket.socket, socket.socket]:
+    """The parent's and the fork server's ends of their channel: one message per request and per
+    reply (on a stream, a request sent without descriptors, a prewarm, and the next one can arrive
+    in one read)."""
+    return socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+
+
+class _SpareProcess:
+    """A spare the fork server keeps (a session leader): stopped and continued as a group."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+
+    def pause(self) -> None:
+        _signal_group(self.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        _signal_group(self.pid, signal.SIGCONT)
+
+
+def _signal_group(pid: int, sig: int) -> None:
+    try:
+        os.killpg(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 class Zygote:
-    """The parent's handle on a fork server process; thread-safe."""
+    """The parent's handle on a fork server process; thread-safe. Its spares (prewarmed children
+    that no job has yet) are the processes of :meth:`spares_of`'s clocks, one per GPU, so a run
+    stops them with that GPU's jobs while another job is timed (their CUDA start is GPU work)."""
 
     def __init__(self, env: dict[str, str], log_dir: Path) -> None:
-        ours, theirs = socket.socketpair()
+        ours, theirs = control_pair()
         with open(log_dir / "zygote.log", "wb") as log:
             self.proc = subprocess.Popen([sys.executable, "-P", "-m", protocol.FORKSERVER_MODULE, str(theirs.fileno()), str(os.getpid())],
                                          env=env, cwd=log_dir, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
@@ -54,9 +85,11 @@ class Zygote:
         theirs.close()
         self._sock = ours
         self._lock = threading.Lock()
-        self._pending: dict[int, "queue.Queue[int]"] = {}
+        self._pending: dict[int, "queue.Queue[dict]"] = {}
         self._children: dict[int, ForkedChild] = {}
         self._early_exits: dict[int, int] = {}
+        self._spare_clocks: dict[str | None, JobClock] = {}
+        self._spares: dict[int, tuple[JobClock, _SpareProcess]] = {}
         self._next = 0
         self._ready = threading.Event()
         self.alive = True
@@ -86,16 +119,29 @@ class Zygote:
             if child.returncode is None:
                 child._exited(-signal.SIGKILL)
         for waiter in pending:
-            waiter.put(-1)
+            waiter.put({"pid": -1})
         self._ready.set()
 
     def _dispatch(self, message: dict) -> None:
         if message.get(protocol.READY):
             self._ready.set()
         elif "req" in message:
+            if message.get("prewarmed"):
+                self._spare_taken(int(message["pid"]))
             with self._lock:
                 waiter = self._pending.pop(message["req"])
-            waiter.put(message["pid"])
+            waiter.put(message)
+        elif "spare" in message:
+            spare = _SpareProcess(int(message["spare"]))
+            clock = self.spares_of(message.get("visible"))
+            with self._lock:
+                self._spares[spare.pid] = (clock, spare)
+            clock.add(spare)
+        elif "spare_gone" in message:
+            with self._lock:
+                clock, spare = self._spares.pop(int(message["spare_gone"]), (None, None))
+            if clock is not None:
+                clock.discard(spare)
         elif "exit" in message:
             with self._lock:
                 child = self._children.pop(message["exit"], None)
@@ -104,14 +150,37 @@ class Zygote:
             if child is not None:
                 child._exited(message["code"])
 
+    def spares_of(self, visible: str | None) -> JobClock:
+        """The clock whose processes are the spares for ``CUDA_VISIBLE_DEVICES=visible`` (a run
+        joins it to that GPU's :class:`~harness.run.quiet.QuietGpu`)."""
+        with self._lock:
+            return self._spare_clocks.setdefault(visible, JobClock())
+
+    def _spare_taken(self, pid: int) -> None:
+        """A spare became a job's worker: no longer stopped with the spares (its job's clock holds
+        it from now on), and continued if the spares are held now."""
+        with self._lock:
+            clock, spare = self._spares.pop(pid, (None, None))
+        if clock is not None:
+            clock.discard(spare, resume=True)
+
+    def prewarm(self, module: str, warm: dict, env: dict[str, str]) -> None:
+        """Have a spare ready for requests of ``module`` with ``warm`` and ``env``'s device variables
+        (as if such a request had just been served), so the first one starts in it too."""
+        with self._lock:
+            if self.alive:
+                self._sock.sendall((json.dumps({"prewarm": True, "module": module, "warm": warm, "env": env}) + "\n").encode())
+
     def spawn(self, module: str, job_file: Path, events_fd: int, cwd: Path, env: dict[str, str],
-              stdout: Path, stderr: Path, commands: bool) -> ForkedChild:
-        """Fork a child that runs ``module.main([job_file, events_fd])``; raises if the zygote is gone."""
+              stdout: Path, stderr: Path, commands: bool, warm: dict | None = None) -> ForkedChild:
+        """Fork a child that runs ``module.main([job_file, events_fd])``; raises if the zygote is gone.
+        ``warm``: the argument of ``module.prewarm`` (JSON): the server keeps a spare child ready for
+        the next such request (see harness/sandbox/forkserver.py), and this one may be served by one."""
         stdin_r = stdin_w = None
         if commands:
             stdin_r, stdin_w = os.pipe()
         fds = [events_fd] + ([stdin_r] if commands else [])
-        waiter: "queue.Queue[int]" = queue.Queue()
+        waiter: "queue.Queue[dict]" = queue.Queue()
         with self._lock:
             if not self.alive:
                 raise RuntimeError("the zygote is gone")
@@ -120,20 +189,23 @@ class Zygote:
             self._pending[req] = waiter
             request = {"req": req, "module": module, "job_file": str(job_file), "cwd": str(cwd), "env": env,
                        "stdout": str(stdout), "stderr": str(stderr)}
+            if warm is not None:
+                request["warm"] = warm
             try:
                 socket.send_fds(self._sock, [(json.dumps(request) + "\n").encode()], fds)
             finally:
                 if stdin_r is not None:
                     os.close(stdin_r)
         try:
-            pid = waiter.get(timeout=ZYGOTE_START_S)
+            reply = waiter.get(timeout=ZYGOTE_START_S)
         except queue.Empty:
-            pid = -1
+            reply = {"pid": -1}
+        pid = int(reply["pid"])
         if pid < 0:
             if stdin_w is not None:
                 os.close(stdin_w)
             raise RuntimeError("the zygote is gone")
-        child = ForkedChild(pid, os.fdopen(stdin_w, "wb") if commands else None)
+        child = ForkedChild(pid, os.fdopen(stdin_w, "wb") if commands else None, bool(reply.get("prewarmed")))
         with self._lock:
             self._children[pid] = child
             early = self._early_exits.pop(pid, None)

@@ -12,12 +12,24 @@ environment (a worker's is scrubbed), and then runs the same ``main`` a new proc
 runs; a worker's sandboxing and limits are applied there, as before.
 
 Requests arrive as JSON on a Unix socket with the child's pipe ends attached (SCM_RIGHTS); the
-server answers ``{"req", "pid"}`` at once and ``{"exit", "code"}`` when the child ends. The
-parent's side is ``harness.run.zygote``.
+server answers ``{"req", "pid", "prewarmed"}`` at once and ``{"exit", "code"}`` when the child ends.
+The parent's side is ``harness.run.zygote``.
+
+A request may name what its module does before it knows a job (``warm``: the argument of the
+module's ``prewarm``; for a worker, its device). The server then keeps one *spare* child per kind of
+request, forked ahead and prewarmed (a worker's CUDA context, most of a GPU worker's setup): the next
+request of that kind is handed to the spare instead of a new fork. A spare has run no submission
+either; it is forked by the server, never by a worker, and takes its job's stdio, directory and
+environment as a forked child does. Its environment while it waits is the server's, with the
+request's device variables (``CUDA_*``, ``NVIDIA_*``, ``TRITON_INTERPRET``: what the CUDA driver reads
+when it starts), and a spare serves only requests whose device variables are the same. A request
+marked ``prewarm`` starts no child: it only has a spare made for requests like it (the first job of
+a run starts in one too). Every child closes the server's sockets first (the control socket and the
+spares' job sockets), so no submission can reach the parent's channel or hand a spare a job.
 
 The server dies with its parent and its workers with it; as child subreaper it adopts whatever a
 worker's descendants leave behind (a ``setsid`` double fork included) and kills it at once, since
-nothing but the workers it forked may live under it.
+nothing but the workers (and spares) it forked may live under it.
 """
 
 from __future__ import annotations
@@ -27,6 +39,7 @@ import importlib
 import json
 import os
 import select
+import signal
 import socket
 import sys
 import tempfile
@@ -37,7 +50,10 @@ from harness.config import ENV_PARENT_PID
 from harness.lifetime import become_subreaper, die_with_parent, kill_all_descendants, kill_orphans
 
 MAX_FDS = 2
+MAX_REQUEST_BYTES = 1 << 20  # a request carries a job's environment: a few kB
 ORPHAN_SWEEP_S = 0.2
+MAX_SPARES = 8  # kinds of request with a spare at once (one per GPU of an 8-GPU host); the oldest goes first
+_DEVICE_PREFIXES = ("CUDA_", "NVIDIA_")
 
 
 def preload() -> None:
@@ -78,10 +94,11 @@ def _warm_triton_compiler() -> None:
 
 
 def recv_request(sock: socket.socket) -> tuple[dict | None, list[int]]:
-    """One newline-terminated JSON request and the file descriptors sent with it."""
+    """One newline-terminated JSON request and the file descriptors sent with it (the parent's
+    socket keeps message boundaries: one read is one request)."""
     data, fds = b"", []
     while not data.endswith(b"\n"):
-        msg, ancdata, _, _ = sock.recvmsg(65536, socket.CMSG_SPACE(MAX_FDS * array.array("i").itemsize))
+        msg, ancdata, _, _ = sock.recvmsg(MAX_REQUEST_BYTES, socket.CMSG_SPACE(MAX_FDS * array.array("i").itemsize))
         if not msg:
             return None, fds
         data += msg
@@ -91,44 +108,182 @@ def recv_request(sock: socket.socket) -> tuple[dict | None, list[int]]:
     return json.loads(data), fds
 
 
-def run_child(request: dict, fds: list[int], control: socket.socket, server_pid: int) -> None:
-    """In the forked child: become the job's worker process. Never returns."""
+def run_child(request: dict, fds: list[int], server_sockets: list[socket.socket], server_pid: int) -> None:
+    """In the forked child: become the job's worker process. Never returns. ``server_sockets``: the
+    server's own (its control socket, its spares' job sockets), closed first: a submission that
+    held one could send the parent's replies or a spare a job of its making."""
     code = 70
     try:
         die_with_parent(server_pid)
-        control.close()
+        _close(server_sockets)
         os.setsid()
-        events_fd = fds[0]
-        stdin_fd = fds[1] if len(fds) > 1 else os.open(os.devnull, os.O_RDONLY)
-        os.dup2(stdin_fd, 0)
-        out = os.open(request["stdout"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        err = os.open(request["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        os.dup2(out, 1)
-        os.dup2(err, 2)
-        for fd in {stdin_fd, out, err}:
-            if fd > 2:
-                os.close(fd)
-        os.chdir(request["cwd"])
-        os.environ.clear()
-        os.environ.update(request["env"])
-        os.environ[ENV_PARENT_PID] = str(server_pid)  # the worker's own check names its real parent
-        tempfile.tempdir = None  # TMPDIR is the job's now
-        sys.argv = [request["module"], request["job_file"], str(events_fd)]
-        code = importlib.import_module(request["module"]).main(sys.argv[1:]) or 0
+        code = _become(request, fds, server_pid)
     except BaseException:  # noqa: BLE001 - the child must never return into the zygote's loop
         import traceback
         traceback.print_exc()
     finally:
+        _exit(code)
+
+
+def run_spare(request: dict, jobs: socket.socket, server_sockets: list[socket.socket], server_pid: int) -> None:
+    """In a spare child: prewarm for requests like ``request``, wait on ``jobs`` for one, and become
+    its worker. Never returns. A prewarm that fails is only logged: the job's own setup repeats each
+    step and reports what fails there, as in a child forked for it."""
+    code = 70
+    try:
+        die_with_parent(server_pid)
+        _close(server_sockets)
+        os.setsid()
+        env = spare_env(dict(os.environ), request["env"])  # the server's own, forked with it
+        os.environ.clear()
+        os.environ.update(env)
         try:
-            sys.stdout.flush()
-            sys.stderr.flush()
+            importlib.import_module(request["module"]).prewarm(request["warm"])
+        except Exception:  # noqa: BLE001
+            import traceback
+            traceback.print_exc()
+        job, fds = recv_request(jobs)
+        jobs.close()
+        if job is not None:  # None: the server is done with this spare
+            code = _become(job, fds, server_pid)
+        else:
+            code = 0
+    except BaseException:  # noqa: BLE001
+        import traceback
+        traceback.print_exc()
+    finally:
+        _exit(code)
+
+
+def _become(request: dict, fds: list[int], server_pid: int) -> int:
+    """Take the job's stdio, directory and environment, and run its module's ``main``."""
+    events_fd = fds[0]
+    stdin_fd = fds[1] if len(fds) > 1 else os.open(os.devnull, os.O_RDONLY)
+    os.dup2(stdin_fd, 0)
+    out = os.open(request["stdout"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    err = os.open(request["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.dup2(out, 1)
+    os.dup2(err, 2)
+    for fd in {stdin_fd, out, err}:
+        if fd > 2:
+            os.close(fd)
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    os.environ[ENV_PARENT_PID] = str(server_pid)  # the worker's own check names its real parent
+    tempfile.tempdir = None  # TMPDIR is the job's now
+    sys.argv = [request["module"], request["job_file"], str(events_fd)]
+    return importlib.import_module(request["module"]).main(sys.argv[1:]) or 0
+
+
+def _close(sockets: list[socket.socket]) -> None:
+    for sock in sockets:
+        sock.close()
+
+
+def _exit(code: int) -> None:
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:
+        os._exit(code)
+
+
+def device_vars(env: dict[str, str]) -> dict[str, str]:
+    """The variables of ``env`` that the CUDA driver and Triton's mode read when they start."""
+    return {k: v for k, v in env.items() if k.startswith(_DEVICE_PREFIXES) or k == "TRITON_INTERPRET"}
+
+
+def spare_env(server_env: dict[str, str], job_env: dict[str, str]) -> dict[str, str]:
+    """A spare's environment until its job arrives: the server's (home and temp in the server's own
+    directory, none of a job's), with the device variables of the request it was forked after."""
+    env = {k: v for k, v in server_env.items() if k not in device_vars(server_env)}
+    return {**env, **device_vars(job_env)}
+
+
+def spare_kind(request: dict) -> str | None:
+    """Which spare can serve ``request``: its module, prewarm argument and device variables (None:
+    the request asks for no prewarm)."""
+    if request.get("warm") is None:
+        return None
+    return json.dumps([request["module"], request["warm"], device_vars(request["env"])], sort_keys=True)
+
+
+class Spares:
+    """The server's prewarmed children, at most one per kind, MAX_SPARES in all. The parent is told
+    of each (``{"spare": pid, "visible": CUDA_VISIBLE_DEVICES}``) and of its end (``{"spare_gone":
+    pid}``), so it can stop spares with the jobs of their GPU while another job is timed."""
+
+    def __init__(self, control: socket.socket, server_pid: int) -> None:
+        self._control = control
+        self._server_pid = server_pid
+        self._by_kind: dict[str, tuple[int, socket.socket]] = {}
+        self._alive: set[int] = set()  # spares not yet reaped, retired ones included
+
+    @property
+    def pids(self) -> set[int]:
+        return set(self._alive)
+
+    def sockets(self) -> list[socket.socket]:
+        """The server's ends of its spares' job sockets (a forked child closes them)."""
+        return [jobs for _, jobs in self._by_kind.values()]
+
+    def take(self, kind: str, request: dict, fds: list[int]) -> int | None:
+        """Hand ``request`` and its descriptors to the spare of ``kind``; its pid (a job's child from
+        now on), or None if there is none or it is gone."""
+        spare = self._by_kind.pop(kind, None)
+        if spare is None:
+            return None
+        pid, jobs = spare
+        try:
+            socket.send_fds(jobs, [(json.dumps(request) + "\n").encode()], fds)
+        except OSError:
+            return None  # it died: reaped (and reported) by the server's loop
         finally:
-            os._exit(code)
+            jobs.close()
+        self._alive.discard(pid)
+        return pid
+
+    def add(self, kind: str, request: dict) -> None:
+        """Fork a spare for requests of ``kind`` (like ``request``), retiring the oldest if full."""
+        if kind in self._by_kind:
+            return
+        while len(self._by_kind) >= MAX_SPARES:
+            self.retire(next(iter(self._by_kind)))
+        ours, theirs = socket.socketpair()
+        pid = os.fork()
+        if pid == 0:
+            run_spare(request, theirs, [self._control, ours, *self.sockets()], self._server_pid)
+        theirs.close()
+        self._by_kind[kind] = (pid, ours)
+        self._alive.add(pid)
+        self._tell({"spare": pid, "visible": request["env"].get("CUDA_VISIBLE_DEVICES")})
+
+    def retire(self, kind: str) -> None:
+        pid, jobs = self._by_kind.pop(kind)
+        jobs.close()
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+    def reaped(self, pid: int) -> None:
+        """``pid``, a spare, ended: it serves no more."""
+        self._alive.discard(pid)
+        for kind, (spare, jobs) in list(self._by_kind.items()):
+            if spare == pid:
+                jobs.close()
+                del self._by_kind[kind]
+        self._tell({"spare_gone": pid})
+
+    def _tell(self, message: dict) -> None:
+        self._control.sendall((json.dumps(message) + "\n").encode())
 
 
 def serve(control: socket.socket) -> None:
     children: set[int] = set()
     me = os.getpid()
+    spares = Spares(control, me)
     next_sweep = 0.0
     while True:
         ready, _, _ = select.select([control], [], [], 0.05)
@@ -137,20 +292,36 @@ def serve(control: socket.socket) -> None:
             if request is None:  # the parent is gone or done: nothing below this process may outlive it
                 kill_all_descendants()
                 return
-            pid = os.fork()
-            if pid == 0:
-                run_child(request, fds, control, me)
+            kind = spare_kind(request)
+            if request.get("prewarm"):  # no job: only a spare for the jobs to come
+                for fd in fds:
+                    os.close(fd)
+                if kind:
+                    spares.add(kind, request)
+                continue
+            pid = spares.take(kind, request, fds) if kind else None
+            prewarmed = pid is not None
+            if pid is None:
+                pid = os.fork()
+                if pid == 0:
+                    run_child(request, fds, [control, *spares.sockets()], me)
             for fd in fds:
                 os.close(fd)
             children.add(pid)
-            control.sendall((json.dumps({"req": request["req"], "pid": pid}) + "\n").encode())
-        for pid in list(children):
+            control.sendall((json.dumps({"req": request["req"], "pid": pid, "prewarmed": prewarmed}) + "\n").encode())
+            if kind:  # the next request of this kind finds one ready
+                spares.add(kind, request)
+        for pid in list(children | spares.pids):
             done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
+            if not done:
+                continue
+            if pid in children:
                 children.discard(pid)
                 control.sendall((json.dumps({"exit": pid, "code": os.waitstatus_to_exitcode(status)}) + "\n").encode())
+            else:
+                spares.reaped(pid)
         if time.monotonic() >= next_sweep:
-            kill_orphans(children)
+            kill_orphans(children | spares.pids)
             next_sweep = time.monotonic() + ORPHAN_SWEEP_S
 
 

@@ -109,6 +109,33 @@ def _protected_paths(job: dict) -> list[Path]:
     return paths + ([solutions] if solutions.is_dir() else [])
 
 
+def prepare_process(device: str, interpret: bool) -> Any:
+    """What a worker does before anything of its job: torch's wrappers and precision settings, the
+    interpreter's rules (CPU mode), and the device's CUDA context. Idempotent, so the job's setup
+    runs it whether or not a spare did (``prewarm``). Returns the torch module."""
+    import torch
+    _prebind_dynamo_wrappers(torch)
+    if interpret:
+        from harness.sandbox import native_rules
+        from harness.sandbox.interpreter_compat import install as install_interpreter_fixes
+        install_interpreter_fixes()
+        native_rules.install()  # what a GPU's compiler refuses fails here too
+    from harness.precision import pin_precision
+    pin_precision(torch)
+    if device.startswith("cuda"):
+        # The CUDA context is made now: once confined (Landlock), the driver's first use fails
+        # (cudaGetDeviceCount: "OS call failed"), and the inputs are drawn only after the import.
+        torch.zeros(1, device=device)
+    return torch
+
+
+def prewarm(spec: dict) -> None:
+    """A spare of the fork server (sandbox/forkserver.py), before it knows its job: the steps of
+    ``prepare_process`` for ``spec`` (``device``, ``interpret``), which on a GPU are most of a
+    worker's setup (its CUDA context). Nothing here depends on a job or a submission."""
+    prepare_process(str(spec["device"]), bool(spec["interpret"]))
+
+
 def run(job: dict, reporter: EventWriter) -> None:
     job_dir = Path(job["job_dir"])
     submission = job_dir / protocol.SUBMISSION_FILE
@@ -118,15 +145,8 @@ def run(job: dict, reporter: EventWriter) -> None:
 
     from harness.sandbox.confine import confine, set_limits
     set_limits(job.get("memory_limit"), **({"file_bytes": job["file_limit"]} if job.get("file_limit") else {}))
-    import torch
-    _prebind_dynamo_wrappers(torch)
-    if job["interpret"]:
-        from harness.sandbox import native_rules
-        from harness.sandbox.interpreter_compat import install as install_interpreter_fixes
-        install_interpreter_fixes()
-        native_rules.install()  # what a GPU's compiler refuses fails here too
+    torch = prepare_process(device, job["interpret"])  # done already in a prewarmed spare
     from harness.invoke import call_case, clone_case
-    from harness.precision import pin_precision
     from harness.sandbox.autotune import config_count, find_autotuners, pinned_configs
     from harness.sandbox.gpu_trace import KernelTrace, triton_kernel_names
     from harness.sandbox.guard import arm, install_proxies, policy_for, scrub_modules
@@ -137,11 +157,6 @@ def run(job: dict, reporter: EventWriter) -> None:
     if on_gpu:
         import torch.autograd.profiler  # noqa: F401 - the trace's code is in the snapshot below
 
-    pin_precision(torch)
-    if on_gpu:
-        # The CUDA context is made now: once confined (Landlock), the driver's first use fails
-        # (cudaGetDeviceCount: "OS call failed"), and the inputs are drawn only after the import.
-        torch.zeros(1, device=device)
     task = get_task(job["task_id"])
     commands = stdin_commands()  # bound to this process's stdin now, before the submission could swap it
     sync = torch.cuda.synchronize if on_gpu else (lambda: None)

@@ -1,0 +1,179 @@
+"""Spare workers (harness/sandbox/forkserver.py): the fork server keeps a child per kind of job
+prewarmed (on a GPU, its CUDA context), and the next such job starts in it. A spare is forked by
+the server, never by a worker, so jobs stay independent; it is stopped with its GPU's jobs while
+another job is timed; none outlives the run."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import time
+
+from conftest import ROOT
+from harness.api import Evaluator
+from harness.config import ENV_PERF_ON_CPU
+from harness.sandbox.forkserver import spare_env, spare_kind
+
+RELU = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
+WRONG_RELU = RELU.replace("tl.where(x < 0.0, 0.0, x)", "tl.where(x < 0.0, 0.5, x)")
+CRASHES = "import os\n\ndef relu(input, inplace=False):\n    os._exit(7)\n"
+# A submission that leaves what it can for the jobs after it: a changed environment, module state,
+# files in its own home and temp directories. None of it may reach a later job's process.
+LEAVES_STATE = RELU + """
+import os, sys, tempfile
+os.environ["KBX_LEFT_BEHIND"] = "1"
+sys.modules["torch"].kbx_left_behind = True
+for folder in (os.path.expanduser("~"), tempfile.gettempdir()):
+    with open(os.path.join(folder, "left_behind"), "w") as f:
+        f.write("1")
+"""
+# Correct only where nothing was left behind by an earlier job: otherwise its kernel never runs.
+SEES_STATE = RELU.replace("    x = input.contiguous()", """    import os, sys, tempfile
+    files = [os.path.join(d, "left_behind") for d in (os.path.expanduser("~"), tempfile.gettempdir())]
+    if ("KBX_LEFT_BEHIND" in os.environ or hasattr(sys.modules["torch"], "kbx_left_behind")
+            or any(os.path.exists(f) for f in files)):
+        return torch.empty_like(input)
+    x = input.contiguous()""", 1)
+
+
+# Fails where the worker holds a socket: one of the fork server's (its control socket, a spare's job
+# socket) would let it send the parent forged replies or a spare a job of its own making.
+HOLDS_NO_SOCKET = RELU.replace("    x = input.contiguous()", """    import os, stat
+    held = []
+    for fd in range(3, 1024):
+        try:
+            if stat.S_ISSOCK(os.fstat(fd).st_mode):
+                held.append(fd)
+        except OSError:
+            pass
+    if held:
+        raise RuntimeError(f"sockets held: {held}")
+    x = input.contiguous()""", 1)
+
+
+def _request(module="harness.sandbox.worker", warm=None, **env):
+    return {"module": module, "warm": warm, "env": env}
+
+
+def test_the_edits_make_the_variants_they_name():
+    assert WRONG_RELU != RELU and "KBX_LEFT_BEHIND" in SEES_STATE and "sockets held" in HOLDS_NO_SOCKET
+
+
+def test_a_spare_serves_only_jobs_with_its_module_prewarm_and_device_variables():
+    warm = {"device": "cuda:0", "interpret": False}
+    gpu0 = spare_kind(_request(warm=warm, CUDA_VISIBLE_DEVICES="0", HOME="/jobs/a"))
+    assert gpu0 == spare_kind(_request(warm=warm, CUDA_VISIBLE_DEVICES="0", HOME="/jobs/b"))  # job paths differ
+    assert gpu0 != spare_kind(_request(warm=warm, CUDA_VISIBLE_DEVICES="1", HOME="/jobs/a"))
+    assert gpu0 != spare_kind(_request(warm=warm, CUDA_VISIBLE_DEVICES="0", CUDA_MODULE_LOADING="EAGER"))
+    assert gpu0 != spare_kind(_request(warm={"device": "cpu", "interpret": True}, CUDA_VISIBLE_DEVICES="0"))
+    assert gpu0 != spare_kind(_request(module="harness.perf.baseline", warm=warm, CUDA_VISIBLE_DEVICES="0"))
+    assert spare_kind(_request(CUDA_VISIBLE_DEVICES="0")) is None  # no prewarm asked: no spare
+
+
+def test_a_spare_waits_with_the_server_s_paths_and_the_job_s_device():
+    server = {"HOME": "/scratch/zygote/home", "TMPDIR": "/scratch/zygote/tmp", "CUDA_VISIBLE_DEVICES": "3",
+              "CUDA_LAUNCH_BLOCKING": "1", "PATH": "/bin"}
+    job = {"HOME": "/scratch/job7/home", "TMPDIR": "/scratch/job7/tmp", "CUDA_VISIBLE_DEVICES": "0", "PATH": "/bin"}
+    assert spare_env(server, job) == {"HOME": "/scratch/zygote/home", "TMPDIR": "/scratch/zygote/tmp",
+                                      "PATH": "/bin", "CUDA_VISIBLE_DEVICES": "0"}
+
+
+def _spare_pids(ev: Evaluator, within_s: float = 10.0) -> set[int]:
+    """The spares the parent was told of and not yet told gone (waits for one: the server tells the
+    parent of the spare it makes after a job once it has answered the job)."""
+    deadline = time.monotonic() + within_s
+    while not ev._runner._zygote._spares and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return set(ev._runner._zygote._spares)
+
+
+def _gone(pid: int, within_s: float = 10.0) -> bool:
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_later_jobs_start_in_spares_keep_their_own_verdicts_and_none_outlives_the_run():
+    with Evaluator(perf=False, workers=1, timeout=60) as ev:
+        records = [ev.submit("Activation/relu.py", code).result(timeout=300)
+                   for code in (RELU, LEAVES_STATE, SEES_STATE, WRONG_RELU, CRASHES, RELU)]
+        spares = _spare_pids(ev)
+        assert spares, "a spare is kept for the next job"
+    assert [r["verdict"] for r in records] == ["ok", "ok", "ok", "wrong", "crashed", "ok"], \
+        [r["exe"] for r in records]
+    assert [r["info"]["worker_start"] for r in records] == ["spare"] * 6  # the first one's made at open
+    assert all(_gone(pid) for pid in spares)
+
+
+def test_a_spare_that_died_is_replaced_and_its_job_forked(tmp_path):
+    with Evaluator(perf=False, workers=1, timeout=60) as ev:
+        first = ev.submit("Activation/relu.py", RELU).result(timeout=300)
+        for pid in _spare_pids(ev):
+            os.kill(pid, 9)
+            assert _gone(pid)
+        time.sleep(0.5)  # the server reaps it
+        second = ev.submit("Activation/relu.py", RELU).result(timeout=300)
+        third = ev.submit("Activation/relu.py", RELU).result(timeout=300)
+    assert [r["verdict"] for r in (first, second, third)] == ["ok"] * 3
+    assert [r["info"]["worker_start"] for r in (first, second, third)] == ["spare", "fork", "spare"]
+
+
+def test_spares_are_stopped_with_the_jobs_while_one_is_timed(monkeypatch):
+    """A spare's start is GPU work on a GPU (its CUDA context): it is held like a job's processes."""
+    monkeypatch.setenv(ENV_PERF_ON_CPU, "1")
+    with Evaluator(perf=True, workers=2, timeout=120) as ev:
+        records = ev.evaluate([("Activation/relu.py", RELU)] * 3)
+        spares = ev._runner._zygote.spares_of("")  # CPU mode: CUDA_VISIBLE_DEVICES is empty
+        held_s = spares.held_s
+    assert [r["verdict"] for r in records] == ["ok"] * 3, [r["perf"] for r in records]
+    assert held_s > 0.05
+
+
+def test_no_worker_holds_a_socket_of_the_fork_server_or_its_spares(monkeypatch):
+    """Every job its own kind (a device variable that differs), so each is forked while the spares
+    of the kinds before it wait in the server: their sockets must not reach it."""
+    import harness.run.runner as runner
+    kinds, worker_env = itertools.count(), runner.worker_env
+
+    def a_kind_per_job(*args, **kwargs):
+        return {**worker_env(*args, **kwargs), "CUDA_KBX_TEST_KIND": str(next(kinds))}
+
+    monkeypatch.setattr(runner, "worker_env", a_kind_per_job)
+    with Evaluator(perf=False, workers=1, timeout=60) as ev:
+        records = [ev.submit("Activation/relu.py", HOLDS_NO_SOCKET).result(timeout=300) for _ in range(3)]
+        spares = _spare_pids(ev)
+    assert [r["verdict"] for r in records] == ["ok"] * 3, [r["call"]["detail"][-200:] for r in records]
+    assert [r["info"]["worker_start"] for r in records] == ["fork"] * 3 and len(spares) >= 3
+
+
+def test_requests_sent_back_to_back_arrive_one_by_one_with_their_descriptors():
+    """A prewarm (no descriptors) and a job request (its pipe ends) sent at once are read apart."""
+    import json
+    import socket
+
+    from harness.run.zygote import control_pair
+    from harness.sandbox.forkserver import recv_request
+    parent, server = control_pair()
+    read_end, write_end = os.pipe()
+    try:
+        parent.sendall(json.dumps({"prewarm": True}).encode() + b"\n")
+        socket.send_fds(parent, [json.dumps({"req": 1}).encode() + b"\n"], [write_end])
+        first, first_fds = recv_request(server)
+        second, second_fds = recv_request(server)
+        assert (first, first_fds) == ({"prewarm": True}, [])
+        assert second == {"req": 1} and len(second_fds) == 1
+        os.write(second_fds[0], b"x")  # the descriptor that came with it is the pipe's write end
+        assert os.read(read_end, 1) == b"x"
+        os.close(second_fds[0])
+    finally:
+        for fd in (read_end, write_end):
+            os.close(fd)
+        parent.close()
+        server.close()
