@@ -41,6 +41,7 @@ TIMES = "times"          # perf: {ms: [...]}
 CHECKED = "checked"      # perf: check-set call done ({integrity} if it was not Triton's work)
 SAVED = "saved"          # perf: check-set result written
 VERDICT = "verdict"      # perf (baseline): {ok, status, detail} for the candidate's check result
+SETTLED = "settled"      # perf (baseline): the GPU is quiet, or the wait is over ({quiet, waited_s, probes, slowest_us})
 READY = "ready"          # fork server: imports done
 IMPORTED = "imported"    # worker: the submission is imported; it waits for CMD_INPUTS before drawing any input
 
@@ -56,6 +57,8 @@ RAN = "ran"
 
 # -- commands (parent -> child, on its stdin) ------------------------------------------------------
 CMD_PREPARE, CMD_TIME, CMD_CHECK, CMD_SAVE, CMD_JUDGE, CMD_DONE = "prepare", "time", "check", "save", "judge", "done"
+# baseline: wait until the GPU has finished other (stopped) jobs' queued work, before a job is timed
+CMD_SETTLE = "settle"
 # worker: {seed} of the run, sent only once the submission is imported (after IMPORTED), so nothing
 # in the process can know the inputs while the submission's import-time code runs
 CMD_INPUTS = "inputs"

@@ -391,6 +391,9 @@ def test_perf_protocol_end_to_end_on_cpu(tmp_path):
     timing = good["info"]["timing"]
     parts = [timing[f"perf_judge_checks_{part}_s"] for part in ("saving", "loading", "comparing")]
     assert all(0 < p <= timing["perf_judge_checks_s"] for p in parts), timing
+    # before timing, the baseline waited for a quiet GPU: nothing to wait for on the CPU stand-in
+    assert good["info"]["perf_settle"] == {"quiet": True, "waited_s": 0.0, "probes": 0, "slowest_us": 0.0}
+    assert timing["perf_timed_settle_s"] == 0.0
     outputs_mb = sum(c["bytes"] for c in good["perf_metrics"]["cases"]) / 2 / 1e6  # relu: half its traffic is output
     assert 2 * outputs_mb <= good["info"]["perf_judged_mb"] <= 2 * outputs_mb + 0.1 * len(good["perf_metrics"]["cases"])
     assert good["perf_metrics"]["speedup"] > 0

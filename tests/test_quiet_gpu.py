@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from conftest import ROOT
 from harness.run.quiet import JobClock, QuietGpu
 
@@ -91,3 +93,75 @@ def test_a_process_that_leaves_a_held_clock_alive_is_continued():
         assert spare.signals == ["stop", "cont", "stop"]
     assert spare.signals == ["stop", "cont", "stop", "cont"]
     spares.discard(FakeProcess(), resume=True)  # one it never had: nothing to do
+
+
+class _Clock:
+    """A fake monotonic clock: each probe takes ``step_s``."""
+
+    def __init__(self, step_s: float) -> None:
+        self.now, self.step_s = 0.0, step_s
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _probes(latencies_us: list[float], clock: _Clock):
+    remaining = list(latencies_us)
+
+    def probe() -> float:
+        clock.now += clock.step_s
+        return remaining.pop(0)
+    return probe
+
+
+def test_timing_waits_for_the_queued_work_of_stopped_jobs_to_end():
+    from harness.perf.timing import settle
+    clock, pauses = _Clock(0.01), []
+    found = settle(_probes([2000.0, 1500.0, 40.0, 600.0, 30.0, 30.0, 30.0], clock), busy_us=500.0, streak=3,
+                   pause=pauses.append, clock=clock)
+    assert found == {"quiet": True, "waited_s": 0.07, "probes": 7, "slowest_us": 2000.0}
+    assert len(pauses) == 3  # after each slow probe, the GPU is left to the other context
+
+
+def test_a_gpu_that_stays_busy_is_timed_after_the_longest_wait_and_says_so():
+    from harness.perf.timing import settle
+    clock = _Clock(1.0)
+    found = settle(_probes([900.0] * 100, clock), max_s=5.0, busy_us=500.0, pause=lambda s: None, clock=clock)
+    assert found["quiet"] is False and found["waited_s"] == 5.0 and found["probes"] == 5
+
+
+def test_a_quiet_gpu_costs_a_streak_of_probes():
+    from harness.perf.timing import SETTLE_STREAK, settle
+    clock = _Clock(0.0001)
+    found = settle(_probes([20.0] * SETTLE_STREAK + [9999.0], clock), pause=lambda s: None, clock=clock)
+    assert found["quiet"] is True and found["probes"] == SETTLE_STREAK
+
+
+@pytest.mark.gpu
+def test_kernels_a_stopped_process_queued_keep_the_gpu_busy_and_the_probe_sees_them():
+    """What the wait before timing rests on (natively): a process stopped with SIGSTOP still has its
+    queued kernels run, and a probe kernel in another process waits for them."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    import torch
+
+    from harness.perf.timing import gpu_probe, settle
+    busy = ("import torch\n"
+            "torch.zeros(1, device='cuda'); torch.cuda.synchronize()\n"
+            "for _ in range(6):\n"
+            "    torch.cuda._sleep(int(5e8))\n"  # about 0.25 s each at the H200's clocks
+            "print('queued', flush=True)\n"
+            "torch.cuda.synchronize()\n")
+    proc = subprocess.Popen([sys.executable, "-c", busy], stdout=subprocess.PIPE, text=True)
+    try:
+        probe = gpu_probe(torch.device("cuda"))
+        assert proc.stdout.readline().strip() == "queued"
+        os.kill(proc.pid, signal.SIGSTOP)
+        found = settle(probe)
+        assert found["quiet"] and found["waited_s"] > 0.3, found
+    finally:
+        os.kill(proc.pid, signal.SIGCONT)
+        proc.wait(timeout=60)

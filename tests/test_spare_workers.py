@@ -11,7 +11,8 @@ import time
 
 from conftest import ROOT
 from harness.api import Evaluator
-from harness.config import ENV_PERF_ON_CPU
+from harness.config import ENV_PERF_ON_CPU, INTERPRETER
+from harness.run.environment import physical_gpu, visible_devices
 from harness.sandbox.forkserver import spare_env, spare_kind
 
 RELU = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
@@ -127,11 +128,13 @@ def test_a_spare_that_died_is_replaced_and_its_job_forked(tmp_path):
 
 def test_spares_are_stopped_with_the_jobs_while_one_is_timed(monkeypatch):
     """A spare's start is GPU work on a GPU (its CUDA context): it is held like a job's processes."""
-    monkeypatch.setenv(ENV_PERF_ON_CPU, "1")
+    monkeypatch.setenv(ENV_PERF_ON_CPU, "1")  # on a GPU perf is timed there anyway
     with Evaluator(perf=True, workers=2, timeout=120) as ev:
         records = ev.evaluate([("Activation/relu.py", RELU)] * 3)
-        spares = ev._runner._zygote.spares_of("")  # CPU mode: CUDA_VISIBLE_DEVICES is empty
-        held_s = spares.held_s
+        runner = ev._runner
+        [slot] = set(runner.slots())
+        held_s = runner._zygote.spares_of(visible_devices(interpret=runner.mode == INTERPRETER,
+                                                          visible_device=physical_gpu(slot))).held_s
     assert [r["verdict"] for r in records] == ["ok"] * 3, [r["perf"] for r in records]
     assert held_s > 0.05
 

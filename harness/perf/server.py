@@ -41,7 +41,7 @@ from harness.invoke import (CallRecord, argument_storages, call_case, clone_case
                             record_of, saved_payload_limit)
 from harness.kept import changed_leaves, kept_record
 from harness.perf.roofline import case_dtype
-from harness.perf.timing import SLOW_CALL_MS, EventTimer, estimate_ms
+from harness.perf.timing import SLOW_CALL_MS, EventTimer, estimate_ms, gpu_probe, settle
 from harness.task import Task
 from harness.taskdef import Case, map_tensors, tensor_leaves
 from harness.verdicts import INTEGRITY, WRONG
@@ -267,6 +267,17 @@ class PerfServer:
         if self._changes is None:  # not told what the reference changes: everything in full
             return detached(record)
         return kept_record(record, self._changes[index], self.digest_key)
+
+    def _cmd_settle(self, command: dict) -> None:
+        """Trusted side only: wait for a quiet GPU (perf/timing.py ``settle``); on the CPU stand-in
+        there is nothing to wait for."""
+        if not self.trusted:
+            raise ValueError("settle is the baseline's command")
+        if torch.device(self.device).type == "cuda":
+            found = settle(gpu_probe(torch.device(self.device)))
+        else:
+            found = {"quiet": True, "waited_s": 0.0, "probes": 0, "slowest_us": 0.0}
+        self.emit(protocol.SETTLED, **found)
 
     def _cmd_time(self, command: dict) -> None:
         """Time repetitions; the one numbered ``keep`` (if in range) is kept for the judge, so what

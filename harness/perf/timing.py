@@ -45,6 +45,16 @@ MEDIAN_PRECISION = 0.005
 SPIN_CYCLES = 200_000
 MAX_SPIN_CYCLES = 160 * SPIN_CYCLES  # ~16 ms: a wrapper slower than that to launch is timed as it is
 REMEASURE_ATTEMPTS = 3
+# Before a job is timed, the GPU must have finished what the jobs now stopped had queued (a process
+# stopped by run/quiet.py cannot stop its kernels already queued: a float64 SVD of a judge, a
+# baseline's perf-size reference, a warm-up call). A probe kernel that takes longer than
+# SETTLE_BUSY_US from launch to completion waited for another context's work (a one-element kernel
+# and a synchronize take tens of microseconds on an idle GPU; other contexts' kernels hold it for
+# time slices of a millisecond or more); timing starts after SETTLE_STREAK quick probes in a row, or
+# after SETTLE_MAX_S (the job's record says how long it waited and whether it found the GPU quiet).
+SETTLE_BUSY_US = 200.0
+SETTLE_STREAK = 5
+SETTLE_MAX_S = 10.0
 
 
 @dataclass
@@ -216,6 +226,41 @@ class EventTimer:
             times.append((time.perf_counter() - start) * 1e3)
             after(i, result)
         return times
+
+
+def settle(probe_us: Callable[[], float], max_s: float = SETTLE_MAX_S, busy_us: float = SETTLE_BUSY_US,
+           streak: int = SETTLE_STREAK, pause: Callable[[float], None] = time.sleep,
+           clock: Callable[[], float] = time.monotonic) -> dict[str, Any]:
+    """Probe until ``streak`` probes in a row take under ``busy_us`` (``probe_us``: one probe's
+    microseconds), or ``max_s`` passed. Returns ``quiet`` (whether the streak came), ``waited_s``,
+    ``probes`` and ``slowest_us``."""
+    start = clock()
+    quick = probes = 0
+    slowest = 0.0
+    while True:
+        us = probe_us()
+        probes += 1
+        slowest = max(slowest, us)
+        quick = quick + 1 if us < busy_us else 0
+        if quick >= streak or clock() - start >= max_s:
+            break
+        if quick == 0:
+            pause(0.001)  # another context's kernel is running: give it the GPU
+    return {"quiet": quick >= streak, "waited_s": round(clock() - start, 4), "probes": probes,
+            "slowest_us": round(slowest, 1)}
+
+
+def gpu_probe(device: torch.device) -> Callable[[], float]:
+    """A probe for :func:`settle`: microseconds from launching a one-element kernel to its end."""
+    cell = torch.zeros(1, device=device)
+    torch.cuda.synchronize(device)
+
+    def probe() -> float:
+        start = time.perf_counter()
+        cell.add_(1)
+        torch.cuda.synchronize(device)
+        return (time.perf_counter() - start) * 1e6
+    return probe
 
 
 def estimate_ms(timer: EventTimer, fn: Callable[[], Any], prepare: Callable[[int], None], calls: int = 3) -> float:

@@ -134,6 +134,7 @@ def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, g
             phase("timed")  # of which the check calls (traced) took raw["check_calls_s"]
         raw["timed_window"] = [round(t, 3) for t in window]
         phases["timed_check_calls"] = raw["check_calls_s"]
+        phases["timed_settle"] = float(raw["settle"]["waited_s"] or 0.0)  # waiting for other jobs' queued GPU work
         if judging:
             judging()
         costs = _judge_checks(candidate, baseline, len(raw["cases"]), job_dir, deadline)
@@ -149,7 +150,11 @@ def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, g
 
 def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[dict], candidate_cases: list[dict],
            deadline: float) -> dict[str, Any]:
-    """Under the GPU lock: interleaved rounds and the check-set calls of every case."""
+    """Under the GPU lock: a quiet GPU first (the stopped jobs' queued kernels done, see
+    perf/timing.py ``settle``), then interleaved rounds and the check-set calls of every case."""
+    settled = baseline.request({"cmd": protocol.CMD_SETTLE}, protocol.SETTLED, deadline)
+    if settled is None or settled.get("event") != protocol.SETTLED:
+        raise _baseline_failed(baseline, settled, "waiting for a quiet GPU")
     cases = []
     checks_s = 0.0
     for index, (base, cand) in enumerate(zip(base_cases, candidate_cases)):
@@ -170,7 +175,8 @@ def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[d
         checks_s += time.monotonic() - clock
         cases.append({**base, "candidate_first_call_s": cand["first_call_s"][CANDIDATE], "samples_ms": samples,
                       "rounds": rounds})
-    return {"cases": cases, "rounds": max((c["rounds"] for c in cases), default=0), "check_calls_s": round(checks_s, 3)}
+    return {"cases": cases, "rounds": max((c["rounds"] for c in cases), default=0), "check_calls_s": round(checks_s, 3),
+            "settle": {k: settled.get(k) for k in ("quiet", "waited_s", "probes", "slowest_us")}}
 
 
 def replace_kept(first: int, reps: int, draw: random.Random = _KEPT_REP) -> int | None:

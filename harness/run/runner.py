@@ -418,8 +418,10 @@ class Evaluator:
                     call, exe, verdicts = StageResult(HARNESS_ERROR, foreign), StageResult(SKIPPED, "harness error"), []
                 timing["judge_s"] = time.monotonic() - clock
                 perf = metrics = None
-                judged_mb = None  # perf-size results the baseline judged (saved by the candidate, read back)
-                timed_window = None  # when this job held its GPU's timing lock (epoch seconds)
+                # perf facts for info: the perf-size results the baseline judged (MB, saved by the
+                # candidate, read back), when the job held its GPU's timing lock (epoch seconds), and
+                # how long it waited for other jobs' queued GPU work to end first
+                perf_info: dict[str, Any] = {}
                 # perf is timed for a job whose core cases pass (fast_p_core counts those)
                 if self.perf_enabled and ran and core_passed(call, exe, verdicts):
                     clock = time.monotonic()
@@ -435,8 +437,7 @@ class Evaluator:
                     perf, raw = run_perf(worker, baseline, job_dir, self._gpu_locks[slot], limits, quiet, judging)
                     timing["perf_s"] = time.monotonic() - clock
                     timing["perf_lock_wait_s"] = raw.get("lock_wait_s", 0.0)
-                    judged_mb = raw.get("judged_mb")
-                    timed_window = raw.get("timed_window")
+                    perf_info = {f"perf_{key}": raw[key] for key in ("judged_mb", "timed_window", "settle") if key in raw}
                     timing.update({f"perf_{name}_s": s for name, s in raw.get("phases_s", {}).items()
                                    if name != "lock_wait"})
                     if not perf.ok and not alone and memory is not None and out_of_gpu_memory(perf.detail) \
@@ -458,10 +459,7 @@ class Evaluator:
                     "worker_start": worker.started_as,  # spare (prewarmed), fork or interpreter
                     "configs": _configs_checked(outcome), "source_task": task.id, "processes": len(shares),
                     "timing": {key: round(value, 3) for key, value in timing.items()}}
-            if judged_mb is not None:
-                info["perf_judged_mb"] = judged_mb
-            if timed_window is not None:
-                info["perf_timed_window"] = timed_window
+            info.update(perf_info)
             if baseline is not None:  # forked by the fork server, or a new interpreter
                 info["baseline_containment"] = baseline.containment
             return self._result(job, call, exe, outcome.seconds, info, perf, metrics, verdicts), shared_oom

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# One device call (under 600 s) that measures what the session of 2026-12-03 (seventh) changed
+# without a GPU: spare workers (harness/sandbox/forkserver.py), the page-locked save and the
+# in-place result kept once (harness/perf/server.py, harness/kept.py), and times again, alone, the
+# golden results of the three tl.dot convolutions whose golden run was the outlier.
+#   bash benchmarks/device_spares.sh        (on the device: $OUT set, packages on PYTHONPATH)
+# Writes $OUT/spares.tgz (every log and JSON; the device returns few files) and prints a digest.
+set -uo pipefail
+R=/tmp/spares
+rm -rf "$R" && mkdir -p "$R"
+{
+  date -u +"date: %Y-%m-%dT%H:%M:%SZ"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem,temperature.gpu,power.draw,pstate --format=csv
+  python3 -c "import torch, triton, sys; print('python', sys.version.split()[0], 'torch', torch.__version__, 'cuda', torch.version.cuda, 'triton', triton.__version__)"
+  nproc
+} > "$R/env.txt" 2>&1
+cat "$R/env.txt"
+step() {  # step NAME LIMIT COMMAND...: run, log, time
+  local name=$1 limit=$2; shift 2
+  local start=$(date +%s)
+  timeout "$limit" "$@" > "$R/$name.log" 2>&1
+  echo "$name: rc $? in $(( $(date +%s) - start )) s" | tee -a "$R/steps.txt"
+  tail -3 "$R/$name.log"
+}
+# the GPU tests of the changed code: the pinned save, an in-place result kept once, a stopped
+# process's queued kernels seen by the wait before timing; then the spare tests on a GPU
+step gpu_tests 120 python3 -m pytest -q -p no:cacheprovider -m gpu tests/test_perf_kept.py tests/test_quiet_gpu.py
+step spare_tests 120 python3 -m pytest -q -p no:cacheprovider tests/test_spare_workers.py
+# the warm evaluator: call+exe and with perf, 6 sequential ReLU submissions each (worker_starts says
+# how many started in a spare)
+step warm 170 python3 benchmarks/throughput.py --out "$R/warm" --parts warm --repeats 6
+# the three convolutions' golden results, alone (written to a copy: merged by hand if they agree)
+step golden_dot 110 python3 -m harness.cli golden fused_instance_norm_selu_conv2d fused_leaky_relu_conv2d \
+  fused_conv2d_add --out "$R/golden_run" --golden-out "$R/golden_h200" -q
+tar czf "$OUT/spares.tgz" -C /tmp spares
+python3 - "$R" <<'EOF'
+import json, sys
+from pathlib import Path
+r = Path(sys.argv[1])
+try:
+    warm = json.loads((r / "warm" / "throughput.json").read_text())["warm"]
+    for name, part in warm.items():
+        print(name, {k: part.get(k) for k in ("p50_s", "p95_s", "worker_starts")},
+              {k: v for k, v in part.get("median_parts_s", {}).items() if k in ("setup_s", "call_s", "perf_s",
+               "perf_judge_checks_saving_s", "perf_judge_checks_s")})
+except (OSError, KeyError, ValueError) as exc:
+    print("warm: no numbers", exc)
+EOF
