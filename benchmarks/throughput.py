@@ -124,21 +124,26 @@ def _golden_ratio(job: dict, golden, side: str) -> float | None:
 
 
 def _cause(job: dict, golden, triton_ratio: float) -> dict:
-    """Why a job's Triton time is off its golden one by more than 2%, as far as the numbers say: the
-    eager baseline moved the same way (``golden run disturbed``: the GPU was not the same then), the
-    candidate's own spread is wide (``noisy``: a host-bound or launch-bound solution), or neither
-    (``triton side only``)."""
+    """Why a job's Triton time is off its golden one by more than 2%, as far as the numbers say: some
+    of the candidate's repetitions were timed with host time in them (``host-bound``: the spin could
+    not hide the call's issue time, so its times have two modes; runs since 2026-12-03 count them),
+    the candidate's own spread is wide (``noisy``), the eager baseline moved the same way (``golden
+    run disturbed``: the GPU was not the same then), or none of these (``triton side only``)."""
     eager = _golden_ratio(job, golden, "eager")
     cases = (job.get("perf_metrics") or {}).get("cases") or []
     spread = max(((c.get("candidate") or {}).get("iqr_ms", 0.0) / c["runtime_ms"] for c in cases if c.get("runtime_ms")),
                  default=0.0)
-    if spread > 0.05:
+    host_bound = sum((c.get("candidate") or {}).get("host_bound_reps", 0) for c in cases)
+    if host_bound:
+        cause = "host-bound"
+    elif spread > 0.05:
         cause = "noisy"
     elif eager and abs(eager - 1.0) > 0.02 and (eager - 1.0) * (triton_ratio - 1.0) > 0:
         cause = "golden run disturbed"
     else:
         cause = "triton side only"
-    found = {"triton": triton_ratio, "eager": eager, "candidate_spread": round(spread, 4), "cause": cause}
+    found = {"triton": triton_ratio, "eager": eager, "candidate_spread": round(spread, 4), "cause": cause,
+             "host_bound_reps": host_bound}
     if golden is not None:  # golden results from before the quiet GPU (2026-12-03T09:14Z) were timed beside other jobs
         from harness.task import get_task
         try:

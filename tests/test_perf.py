@@ -120,6 +120,7 @@ def test_a_repetition_whose_launch_outlasts_the_spin_is_measured_again_with_a_lo
     assert max(ms) < 20.0, ms  # the 40 ms repetition was not kept
     assert fn.calls == 4  # measured again once
     assert timer._spin_cycles == SPIN_CYCLES  # a one-off delay lengthens no later spin
+    assert timer.take_host_bound() == 0  # every time kept is the GPU's alone
 
 
 def test_a_wrapper_always_slow_to_issue_is_measured_again_only_once():
@@ -128,6 +129,7 @@ def test_a_wrapper_always_slow_to_issue_is_measured_again_only_once():
     ms = timer.time(fn, lambda i: None, reps=4)
     assert len(ms) == 4 and fn.calls == 5  # later repetitions start with a spin that outlasts the issue
     assert timer._spin_cycles > 4 * SPIN_CYCLES
+    assert timer.take_host_bound() == 0
 
 
 def test_a_wrapper_always_slower_than_the_longest_spin_is_timed_as_it_is():
@@ -137,6 +139,7 @@ def test_a_wrapper_always_slower_than_the_longest_spin_is_timed_as_it_is():
     ms = timer.time(fn, lambda i: None, reps=2)
     assert len(ms) == 2 and min(ms) >= 400.0 and fn.calls == 2
     assert timer._spin_cycles == MAX_SPIN_CYCLES
+    assert timer.take_host_bound() == 2 and timer.take_host_bound() == 0  # counted, then reset
 
 
 def test_median_halfwidth_follows_the_spread_and_the_count():
@@ -393,6 +396,7 @@ def test_perf_protocol_end_to_end_on_cpu(tmp_path):
     assert all(0 < p <= timing["perf_judge_checks_s"] for p in parts), timing
     # before timing, the baseline waited for a quiet GPU: nothing to wait for on the CPU stand-in
     assert good["info"]["perf_settle"] == {"quiet": True, "waited_s": 0.0, "probes": 0, "slowest_us": 0.0}
+    assert {c[side]["host_bound_reps"] for c in good["perf_metrics"]["cases"] for side in ("candidate", "eager")} == {0}
     assert timing["perf_timed_settle_s"] == 0.0
     outputs_mb = sum(c["bytes"] for c in good["perf_metrics"]["cases"]) / 2 / 1e6  # relu: half its traffic is output
     assert 2 * outputs_mb <= good["info"]["perf_judged_mb"] <= 2 * outputs_mb + 0.1 * len(good["perf_metrics"]["cases"])
@@ -459,6 +463,23 @@ def cheats_run(tmp_path_factory):
             for i, code in enumerate([RELU, SIDE_STREAM, IDENTITY_CACHE, WRONG_AT_SIZE, TORCH_AT_SIZE])]
     metrics = _eval(tmp_path_factory.mktemp("perf-cheats"), rows, "--workers", "2")
     return {m["sample_id"]: m for m in metrics}
+
+
+@pytest.mark.gpu
+def test_a_call_of_thousands_of_launches_is_timed_with_host_time_and_says_so():
+    """The diagnostic behind "noisy" perf cases (natively): a call that launches more kernels than
+    the spin can hide is timed with the host's issue time in it, and counted as such; one kernel is
+    not."""
+    cell = torch.zeros(1, device="cuda")
+    timer = EventTimer(torch.device("cuda"))
+
+    def many():
+        for _ in range(20000):  # microseconds of host time each: far more than the longest spin (16 ms)
+            cell.add_(1)
+    timer.time(many, lambda i: None, reps=3)
+    assert timer.take_host_bound() == 3
+    timer.time(lambda: cell.add_(1), lambda i: None, reps=5)
+    assert timer.take_host_bound() == 0
 
 
 @pytest.mark.gpu

@@ -15,9 +15,10 @@ throughput = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(throughput)
 
 
-def _job(task_id: str, triton_ms: float, eager_ms: float, golden: dict | None, iqr_ms: float = 0.0) -> dict:
-    case = {"label": "c0", "runtime_ms": triton_ms, "candidate": {"median_ms": triton_ms, "iqr_ms": iqr_ms},
-            "eager": {"median_ms": eager_ms}, "golden": golden}
+def _job(task_id: str, triton_ms: float, eager_ms: float, golden: dict | None, iqr_ms: float = 0.0,
+         host_bound_reps: int = 0) -> dict:
+    case = {"label": "c0", "runtime_ms": triton_ms, "eager": {"median_ms": eager_ms}, "golden": golden,
+            "candidate": {"median_ms": triton_ms, "iqr_ms": iqr_ms, "host_bound_reps": host_bound_reps}}
     return {"task_id": task_id, "perf_ok": True, "perf_metrics": {"cases": [case]}}
 
 
@@ -26,12 +27,15 @@ def test_each_job_outside_two_percent_gets_a_likely_cause():
             _job("Activation/gelu.py", 1.00, 2.0, {"triton": 1.30, "eager": 2.4}),                 # eager moved too
             _job("Activation/silu.py", 1.00, 2.0, {"triton": 1.30, "eager": 2.0}, iqr_ms=0.2),     # wide spread
             _job("Activation/tanh.py", 1.00, 2.0, {"triton": 1.30, "eager": 2.01}),                # Triton only
-            _job("Activation/elu.py", 1.00, 2.0, None)]                                            # no golden
+            _job("Activation/elu.py", 1.00, 2.0, None),                                            # no golden
+            _job("Activation/selu.py", 1.00, 2.0, {"triton": 1.30, "eager": 2.0}, iqr_ms=0.2,      # host time in
+                 host_bound_reps=4)]                                                               # some reps
     found = throughput.against_golden(jobs)
-    assert found["compared"] == 4 and found["within_2pct"] == 1 and found["no_golden"] == ["Activation/elu.py"]
+    assert found["compared"] == 5 and found["within_2pct"] == 1 and found["no_golden"] == ["Activation/elu.py"]
     causes = {task: c["cause"] for task, c in found["outside_2pct_causes"].items()}
     assert causes == {"Activation/gelu.py": "golden run disturbed", "Activation/silu.py": "noisy",
-                      "Activation/tanh.py": "triton side only"}
+                      "Activation/tanh.py": "triton side only", "Activation/selu.py": "host-bound"}
+    assert found["outside_2pct_causes"]["Activation/selu.py"]["host_bound_reps"] == 4
     assert found["outside_2pct"]["Activation/tanh.py"] == 1.3
 
 

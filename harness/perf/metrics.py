@@ -46,6 +46,8 @@ def case_metrics(raw: dict[str, Any], roofline: dict[str, Any] | None, golden: d
                            "flops": raw.get("flops"), "bytes": raw.get("bytes")}
     for side, s in stats.items():
         out[side] = {k: v if k == "reps" else _r(v) for k, v in s.to_json().items()}
+        if side in raw.get("host_bound_reps", {}):  # timed while the host still issued the call (timing.py)
+            out[side]["host_bound_reps"] = raw["host_bound_reps"][side]
     out["runtime_ms"] = _r(cand)
     out["rounds"] = raw.get("rounds")
     seconds = cand * 1e-3

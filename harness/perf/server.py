@@ -295,7 +295,7 @@ class PerfServer:
         ms = self.timer.time(lambda: case.call(fn), case.loader(), int(command["reps"]), int(command.get("first", 0)),
                              after)
         self.tampered()
-        self.emit(protocol.TIMES, ms=ms)
+        self.emit(protocol.TIMES, ms=ms, host_bound=self.timer.take_host_bound())
 
     def _cmd_check(self, command: dict) -> None:
         """Call once on the check set and keep the result (the GPU work, done while the parent holds

@@ -146,6 +146,10 @@ class EventTimer:
             self._sleep = None
         self._spin_cycles = SPIN_CYCLES  # the next repetition's spin
         self._known_streams: list = []  # side streams the timed calls have used so far
+        # repetitions timed while the host was still issuing the call when the spin ended (after
+        # every re-measure): their times include host time (a launch-bound call, or one that waits
+        # on the GPU inside); see take_host_bound
+        self._host_bound = 0
 
     def sync(self) -> None:
         """Wait for all work on the device, on every stream."""
@@ -170,6 +174,7 @@ class EventTimer:
                 if self._sleep is None or issue_ms <= spin_ms or cycles >= MAX_SPIN_CYCLES:
                     break
                 cycles = self._cycles_lasting(2.0 * issue_ms, cycles, spin_ms)
+            self._host_bound += self._sleep is not None and issue_ms > spin_ms
             after(i, result)
             del result
             times.append(ms)
@@ -203,6 +208,14 @@ class EventTimer:
             ends.append(end)
         self.sync()
         return max(start.elapsed_time(end) for end in ends), issue_ms, spun.elapsed_time(start), result
+
+    def take_host_bound(self) -> int:
+        """Repetitions timed since the last call whose time includes host time: the host was still
+        issuing the call when the spin before it ended, after every re-measure (0 on the CPU, where
+        every time is the host's). A case with some such repetitions and some without has two modes,
+        and its median can move from run to run."""
+        count, self._host_bound = self._host_bound, 0
+        return count
 
     @staticmethod
     def _cycles_lasting(target_ms: float, cycles: int, spin_ms: float) -> int:

@@ -160,6 +160,7 @@ def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[d
     for index, (base, cand) in enumerate(zip(base_cases, candidate_cases)):
         estimates = {CANDIDATE: cand["estimate_ms"][CANDIDATE], **base["estimate_ms"]}
         samples: dict[str, list[float]] = {side: [] for side in estimates}
+        host_bound = dict.fromkeys(estimates, 0)  # repetitions whose time includes host time (diagnostic)
         reps = {side: reps_per_round(ms) for side, ms in estimates.items()}
         rounds = kept = 0
         while not precise_enough(samples, rounds):
@@ -168,13 +169,15 @@ def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[d
                 first = rounds * reps[side]
                 keep = replace_kept(first, reps[side]) if side == CANDIDATE else None
                 kept = kept if keep is None else keep
-                samples[side] += _time_side(candidate, baseline, index, side, reps[side], first, deadline, keep=keep)
+                times, bound = _time_side(candidate, baseline, index, side, reps[side], first, deadline, keep=keep)
+                samples[side] += times
+                host_bound[side] += bound
             rounds += 1
         clock = time.monotonic()
         _check_call(candidate, baseline, index, deadline, kept)
         checks_s += time.monotonic() - clock
         cases.append({**base, "candidate_first_call_s": cand["first_call_s"][CANDIDATE], "samples_ms": samples,
-                      "rounds": rounds})
+                      "rounds": rounds, "host_bound_reps": host_bound})
     return {"cases": cases, "rounds": max((c["rounds"] for c in cases), default=0), "check_calls_s": round(checks_s, 3),
             "settle": {k: settled.get(k) for k in ("quiet", "waited_s", "probes", "slowest_us")}}
 
@@ -190,14 +193,17 @@ def replace_kept(first: int, reps: int, draw: random.Random = _KEPT_REP) -> int 
 
 
 def _time_side(candidate: WorkerProcess, baseline: WorkerProcess, case: int, side: str, reps: int,
-               first: int, deadline: float, keep: int | None = None) -> list[float]:
+               first: int, deadline: float, keep: int | None = None) -> tuple[list[float], int]:
+    """One side's timed repetitions: their milliseconds, and how many of them include host time
+    (``EventTimer.take_host_bound``; the candidate's count is its own process's word, kept as a
+    diagnostic only)."""
     command = {"cmd": protocol.CMD_TIME, "case": case, "side": side, "reps": reps, "first": first}
     if side == CANDIDATE:
         command["keep"] = keep
         event = candidate.request(command, protocol.TIMES, deadline)
         if event is None or event.get("event") != protocol.TIMES:
             raise _candidate_failed(candidate, event, f"timing case {case}")
-        return [float(x) for x in event["ms"]]
+        return [float(x) for x in event["ms"]], _count(event.get("host_bound"))
     candidate.pause()
     try:
         event = baseline.request(command, protocol.TIMES, deadline)
@@ -205,7 +211,11 @@ def _time_side(candidate: WorkerProcess, baseline: WorkerProcess, case: int, sid
         candidate.resume()
     if event is None or event.get("event") != protocol.TIMES:
         raise _baseline_failed(baseline, event, f"timing {side} on case {case}")
-    return [float(x) for x in event["ms"]]
+    return [float(x) for x in event["ms"]], _count(event.get("host_bound"))
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
 def _check_call(candidate: WorkerProcess, baseline: WorkerProcess, case: int, deadline: float, kept: int) -> None:
