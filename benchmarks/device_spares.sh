@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# One device call (under 600 s) that measures what the session of 2026-12-03 (seventh) changed
-# without a GPU: spare workers (harness/sandbox/forkserver.py), the page-locked save and the
-# in-place result kept once (harness/perf/server.py, harness/kept.py), and times again, alone, the
-# golden results of the three tl.dot convolutions whose golden run was the outlier.
+# One device call (under 600 s) that measures what the sessions of 2026-12-03 (sixth, seventh)
+# changed without a GPU: spare workers (harness/sandbox/forkserver.py), the page-locked save and the
+# in-place result kept once (harness/perf/server.py, harness/kept.py), the wait for a quiet GPU
+# before timing and the count of host-bound repetitions (harness/perf/timing.py), and times again,
+# alone, the golden results of the three tl.dot convolutions whose golden run was the outlier.
 #   bash benchmarks/device_spares.sh        (on the device: $OUT set, packages on PYTHONPATH)
 # Writes $OUT/spares.tgz (every log and JSON; the device returns few files) and prints a digest.
 set -uo pipefail
@@ -23,8 +24,10 @@ step() {  # step NAME LIMIT COMMAND...: run, log, time
   tail -3 "$R/$name.log"
 }
 # the GPU tests of the changed code: the pinned save, an in-place result kept once, a stopped
-# process's queued kernels seen by the wait before timing; then the spare tests on a GPU
-step gpu_tests 120 python3 -m pytest -q -p no:cacheprovider -m gpu tests/test_perf_kept.py tests/test_quiet_gpu.py
+# process's queued kernels seen by the wait before timing, host-bound repetitions counted; then the
+# spare tests on a GPU
+step gpu_tests 120 python3 -m pytest -q -p no:cacheprovider -m gpu tests/test_perf_kept.py tests/test_quiet_gpu.py \
+  tests/test_perf.py::test_a_call_of_thousands_of_launches_is_timed_with_host_time_and_says_so
 step spare_tests 120 python3 -m pytest -q -p no:cacheprovider tests/test_spare_workers.py
 # the warm evaluator: call+exe and with perf, 6 sequential ReLU submissions each (worker_starts says
 # how many started in a spare)
@@ -45,4 +48,11 @@ try:
                "perf_judge_checks_saving_s", "perf_judge_checks_s")})
 except (OSError, KeyError, ValueError) as exc:
     print("warm: no numbers", exc)
+try:
+    for m in json.loads((r / "golden_run" / "metrics.json").read_text()):
+        cases = (m.get("perf_metrics") or {}).get("cases") or []
+        print(m["task_id"], m.get("verdict"), (m.get("info") or {}).get("perf_settle"),
+              [(c["label"], c.get("runtime_ms"), (c.get("candidate") or {}).get("host_bound_reps")) for c in cases])
+except (OSError, KeyError, ValueError) as exc:
+    print("golden: no metrics", exc)
 EOF
