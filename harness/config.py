@@ -15,6 +15,7 @@ ENV_WORKERS = "KERNELBENCHX_WORKERS"                      # default for --worker
 ENV_GOLDEN_MACHINE = "KERNELBENCHX_GOLDEN_MACHINE"        # golden folder to compare with (e.g. h200)
 ENV_GOLDEN_RESULTS_DIR = "KERNELBENCHX_GOLDEN_RESULTS_DIR"  # another golden results root
 ENV_NO_ZYGOTE = "KERNELBENCHX_NO_ZYGOTE"                  # 1: a new interpreter per job (weaker containment)
+ENV_NO_SPARES = "KERNELBENCHX_NO_SPARES"                  # 1: no prewarmed spare workers (each job forked)
 ENV_PERF_ON_CPU = "KERNELBENCHX_PERF_ON_CPU"              # 1: run the perf protocol on CPU (harness tests)
 ENV_SANDBOX = "KERNELBENCHX_SANDBOX"                      # "audit": skip Landlock (tests of the fallback)
 ENV_PARENT_PID = "KERNELBENCHX_PARENT_PID"                # set for child processes: die with this parent

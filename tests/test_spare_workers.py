@@ -11,7 +11,7 @@ import time
 
 from conftest import ROOT
 from harness.api import Evaluator
-from harness.config import ENV_PERF_ON_CPU, INTERPRETER
+from harness.config import ENV_NO_SPARES, ENV_PERF_ON_CPU, INTERPRETER
 from harness.run.environment import physical_gpu, visible_devices
 from harness.sandbox.forkserver import spare_env, spare_kind
 
@@ -180,3 +180,12 @@ def test_requests_sent_back_to_back_arrive_one_by_one_with_their_descriptors():
             os.close(fd)
         parent.close()
         server.close()
+
+
+def test_spares_can_be_turned_off_to_measure_what_they_save(monkeypatch):
+    monkeypatch.setenv(ENV_NO_SPARES, "1")
+    with Evaluator(perf=False, workers=1, timeout=60) as ev:
+        records = [ev.submit("Activation/relu.py", RELU).result(timeout=300) for _ in range(2)]
+        time.sleep(0.5)  # a spare would have been reported by now
+        assert not ev._runner._zygote._spares
+    assert [(r["verdict"], r["info"]["worker_start"]) for r in records] == [("ok", "fork")] * 2

@@ -18,7 +18,7 @@ import torch
 
 import harness
 from harness import protocol
-from harness.config import ENV_NO_ZYGOTE, ENV_PERF_ON_CPU, GPU, INTERPRETER, RunConfig, StageLimits
+from harness.config import ENV_NO_SPARES, ENV_NO_ZYGOTE, ENV_PERF_ON_CPU, GPU, INTERPRETER, RunConfig, StageLimits
 from harness.perf.metrics import faster_than_roofline, job_metrics
 from harness.report.summary import write_reports
 from harness.report.quality import code_quality
@@ -203,8 +203,9 @@ class Evaluator:
             return None
         for slot, quiet in self._quiet.items():  # its spares are stopped with their GPU's jobs
             quiet.join(zygote.spares_of(visible_devices(interpret=interpret, visible_device=physical_gpu(slot))))
-        for slot in set(self.slots()):  # a spare per GPU from the start: the first job starts in one too
-            zygote.prewarm(protocol.WORKER_MODULE, self._worker_warm(),
+        warm = self._worker_warm()
+        for slot in set(self.slots()) if warm else ():  # a spare per GPU now: the first job starts in one too
+            zygote.prewarm(protocol.WORKER_MODULE, warm,
                            worker_env(home / f"spare-{slot}", interpret=interpret, visible_device=physical_gpu(slot)))
         return zygote
 
@@ -511,8 +512,11 @@ class Evaluator:
         return {"task_id": task.id, "seed": self.config.seed, "compile": self.config.compile_baseline,
                 "device": self._worker_device()}
 
-    def _worker_warm(self) -> dict:
-        """What a spare worker prepares before its job (``harness.sandbox.worker.prewarm``)."""
+    def _worker_warm(self) -> dict | None:
+        """What a spare worker prepares before its job (``harness.sandbox.worker.prewarm``); None
+        with ``KERNELBENCHX_NO_SPARES=1`` (each job forked, to measure what spares save)."""
+        if os.environ.get(ENV_NO_SPARES) == "1":
+            return None
         return {"device": self._worker_device(), "interpret": self.mode == INTERPRETER}
 
     def _worker_device(self) -> str:
