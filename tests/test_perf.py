@@ -132,6 +132,20 @@ def test_a_wrapper_always_slow_to_issue_is_measured_again_only_once():
     assert timer.take_host_bound() == 0
 
 
+def test_the_garbage_collector_is_paused_while_calls_are_timed_and_restored_after():
+    import gc
+    seen = []
+    for timer in (_gpu_timer_on_host_clock(), EventTimer(torch.device("cpu"))):
+        timer.time(lambda: seen.append(gc.isenabled()), lambda i: None, reps=3)
+    assert len(seen) >= 6 and not any(seen) and gc.isenabled()
+    gc.disable()  # a process that had it off keeps it off
+    try:
+        EventTimer(torch.device("cpu")).time(lambda: None, lambda i: None, reps=1)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_a_wrapper_always_slower_than_the_longest_spin_is_timed_as_it_is():
     timer = _gpu_timer_on_host_clock()
     timer._spin_cycles = MAX_SPIN_CYCLES

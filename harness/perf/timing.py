@@ -12,11 +12,13 @@ over many repetitions, with the interquartile range as the spread.
 
 from __future__ import annotations
 
+import gc
 import math
 import statistics
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 import torch
 
@@ -160,9 +162,17 @@ class EventTimer:
              after: Callable[[int, Any], None] = lambda rep, result: None) -> list[float]:
         """Milliseconds of ``fn()`` for repetitions ``first .. first+reps-1``; ``prepare(i)`` runs
         untimed before repetition ``i`` (loads its inputs), ``after(i, result)`` untimed after it
-        (with the device idle)."""
-        if not self.on_gpu:
-            return self._time_on_host(fn, prepare, reps, first, after)
+        (with the device idle). Python's cyclic garbage collector is paused meanwhile (as ``timeit``
+        does): a full collection in a process that imported torch takes tens of milliseconds, and
+        landing inside a host-bound repetition (a call of thousands of launches) it made that
+        repetition an outlier."""
+        with gc_paused():
+            if not self.on_gpu:
+                return self._time_on_host(fn, prepare, reps, first, after)
+            return self._time_on_gpu(fn, prepare, reps, first, after)
+
+    def _time_on_gpu(self, fn: Callable[[], Any], prepare: Callable[[int], None], reps: int, first: int,
+                     after: Callable[[int, Any], None]) -> list[float]:
         times = []
         self.sync()
         current = self._current_stream(self.device)
@@ -239,6 +249,18 @@ class EventTimer:
             times.append((time.perf_counter() - start) * 1e3)
             after(i, result)
         return times
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for the block, back to what it was after."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def settle(probe_us: Callable[[], float], max_s: float = SETTLE_MAX_S, busy_us: float = SETTLE_BUSY_US,
