@@ -189,3 +189,18 @@ def test_spares_can_be_turned_off_to_measure_what_they_save(monkeypatch):
         time.sleep(0.5)  # a spare would have been reported by now
         assert not ev._runner._zygote._spares
     assert [(r["verdict"], r["info"]["worker_start"]) for r in records] == [("ok", "fork")] * 2
+
+
+def test_a_request_too_large_for_the_fork_server_s_channel_starts_a_new_interpreter(monkeypatch):
+    """The channel keeps one message per request, and a message has a size limit (the socket's send
+    buffer, about 200 kB by default): a job whose environment is larger runs in a new interpreter."""
+    import harness.run.runner as runner
+    worker_env = runner.worker_env
+
+    def large(*args, **kwargs):
+        return {**worker_env(*args, **kwargs), **{f"CUDA_KBX_TEST_{i}": "x" * 100_000 for i in range(3)}}
+
+    monkeypatch.setattr(runner, "worker_env", large)
+    with Evaluator(perf=False, workers=1, timeout=60) as ev:
+        records = [ev.submit("Activation/relu.py", RELU).result(timeout=300) for _ in range(2)]
+    assert [(r["verdict"], r["info"]["worker_start"]) for r in records] == [("ok", "interpreter")] * 2

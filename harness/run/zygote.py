@@ -167,9 +167,13 @@ class Zygote:
     def prewarm(self, module: str, warm: dict, env: dict[str, str]) -> None:
         """Have a spare ready for requests of ``module`` with ``warm`` and ``env``'s device variables
         (as if such a request had just been served), so the first one starts in it too."""
+        message = (json.dumps({"prewarm": True, "module": module, "warm": warm, "env": env}) + "\n").encode()
         with self._lock:
             if self.alive:
-                self._sock.sendall((json.dumps({"prewarm": True, "module": module, "warm": warm, "env": env}) + "\n").encode())
+                try:
+                    self._sock.sendall(message)
+                except OSError:  # too large for one message: the first job is forked, or not served here
+                    pass
 
     def spawn(self, module: str, job_file: Path, events_fd: int, cwd: Path, env: dict[str, str],
               stdout: Path, stderr: Path, commands: bool, warm: dict | None = None) -> ForkedChild:
@@ -193,6 +197,11 @@ class Zygote:
                 request["warm"] = warm
             try:
                 socket.send_fds(self._sock, [(json.dumps(request) + "\n").encode()], fds)
+            except OSError as exc:  # e.g. a request larger than one message may be: start a new interpreter
+                del self._pending[req]
+                if stdin_w is not None:
+                    os.close(stdin_w)
+                raise RuntimeError(f"the zygote could not be asked ({exc})") from None
             finally:
                 if stdin_r is not None:
                     os.close(stdin_r)
