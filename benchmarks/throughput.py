@@ -101,7 +101,20 @@ def against_golden(jobs: list[dict], golden=None) -> dict:
             "median_abs_change": round(statistics.median(changes), 4) if changes else None,
             "outside_2pct": outside,
             "outside_2pct_causes": {task: _cause(by_task[task], golden, r) for task, r in outside.items()},
-            "no_golden": sorted(task for task, r in ratios.items() if not r)}
+            "no_golden": sorted(task for task, r in ratios.items() if not r),
+            "settle": _settle_waits(jobs)}
+
+
+def _settle_waits(jobs: list[dict]) -> dict:
+    """How long the jobs waited for other jobs' queued GPU work before their timing (runs since
+    2026-12-03 record it): how many waited over a millisecond, the total, and those that found
+    no quiet GPU within the limit."""
+    waits = {j["task_id"]: (j.get("info") or {}).get("perf_settle") for j in jobs}
+    recorded = {task: w for task, w in waits.items() if isinstance(w, dict)}
+    return {"recorded": len(recorded),
+            "waited": sum((w.get("waited_s") or 0.0) > 0.001 for w in recorded.values()),
+            "total_wait_s": round(sum(w.get("waited_s") or 0.0 for w in recorded.values()), 3),
+            "not_quiet": sorted(task for task, w in recorded.items() if w.get("quiet") is False)}
 
 
 def _golden_ratio(job: dict, golden, side: str) -> float | None:

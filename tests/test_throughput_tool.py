@@ -36,7 +36,18 @@ def test_each_job_outside_two_percent_gets_a_likely_cause():
     assert causes == {"Activation/gelu.py": "golden run disturbed", "Activation/silu.py": "noisy",
                       "Activation/tanh.py": "triton side only", "Activation/selu.py": "host-bound"}
     assert found["outside_2pct_causes"]["Activation/selu.py"]["host_bound_reps"] == 4
+    assert found["settle"] == {"recorded": 0, "waited": 0, "total_wait_s": 0.0, "not_quiet": []}
     assert found["outside_2pct"]["Activation/tanh.py"] == 1.3
+
+
+def test_the_waits_for_a_quiet_gpu_are_summed():
+    jobs = [_job("Activation/relu.py", 1.0, 2.0, None), _job("Activation/gelu.py", 1.0, 2.0, None),
+            _job("Activation/silu.py", 1.0, 2.0, None)]
+    jobs[0]["info"] = {"perf_settle": {"quiet": True, "waited_s": 0.0002, "probes": 5, "slowest_us": 40.0}}
+    jobs[1]["info"] = {"perf_settle": {"quiet": True, "waited_s": 1.5, "probes": 900, "slowest_us": 2100.0}}
+    jobs[2]["info"] = {"perf_settle": {"quiet": False, "waited_s": 10.0, "probes": 4000, "slowest_us": 3000.0}}
+    assert throughput.against_golden(jobs)["settle"] == {"recorded": 3, "waited": 2, "total_wait_s": 11.5,
+                                                         "not_quiet": ["Activation/silu.py"]}
 
 
 def test_a_finished_run_is_compared_with_golden_results_measured_since(tmp_path):
