@@ -45,6 +45,14 @@ def die_with_parent_from_env() -> None:
         die_with_parent(int(value))
 
 
+def signal_group(pid: int, sig: int) -> None:
+    """Send ``sig`` to the process group led by ``pid``; a group already gone is no error."""
+    try:
+        os.killpg(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 def become_subreaper() -> bool:
     """Adopt orphaned descendants (instead of init); False where the kernel does not allow it."""
     return _prctl(_PR_SET_CHILD_SUBREAPER, 1)

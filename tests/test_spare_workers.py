@@ -11,8 +11,7 @@ import time
 
 from conftest import ROOT
 from harness.api import Evaluator
-from harness.config import ENV_NO_SPARES, ENV_PERF_ON_CPU, INTERPRETER
-from harness.run.environment import physical_gpu, visible_devices
+from harness.config import ENV_NO_SPARES, ENV_PERF_ON_CPU
 from harness.sandbox.forkserver import spare_env, spare_kind
 
 RELU = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
@@ -133,8 +132,7 @@ def test_spares_are_stopped_with_the_jobs_while_one_is_timed(monkeypatch):
         records = ev.evaluate([("Activation/relu.py", RELU)] * 3)
         runner = ev._runner
         [slot] = set(runner.slots())
-        held_s = runner._zygote.spares_of(visible_devices(interpret=runner.mode == INTERPRETER,
-                                                          visible_device=physical_gpu(slot))).held_s
+        held_s = runner._zygote.spares_of(runner._visible_devices(slot)).held_s
     assert [r["verdict"] for r in records] == ["ok"] * 3, [r["perf"] for r in records]
     assert held_s > 0.05
 

@@ -23,6 +23,7 @@ from typing import Callable
 from harness import protocol
 from harness.bounded_io import read_tail
 from harness.config import StageLimits
+from harness.lifetime import signal_group
 from harness.run.quiet import JobClock
 from harness.run.zygote import ForkedChild, Zygote
 
@@ -267,10 +268,10 @@ class WorkerProcess:
                 return event
 
     def pause(self) -> None:
-        _signal_group(self.proc, signal.SIGSTOP)
+        signal_group(self.proc.pid, signal.SIGSTOP)
 
     def resume(self) -> None:
-        _signal_group(self.proc, signal.SIGCONT)
+        signal_group(self.proc.pid, signal.SIGCONT)
 
     def close(self) -> WorkerOutcome:
         """Kill the process group (if still running) and finish the outcome record."""
@@ -278,7 +279,7 @@ class WorkerProcess:
             self._closed = True
             self.clock.discard(self)  # its pid may be reused once it is reaped: never signalled again
             self.send({"cmd": protocol.CMD_DONE})
-            _signal_group(self.proc, signal.SIGKILL)
+            signal_group(self.proc.pid, signal.SIGKILL)
             if self.proc.stdin:
                 try:
                     self.proc.stdin.close()
@@ -289,10 +290,3 @@ class WorkerProcess:
             self.outcome.seconds = time.monotonic() - self._start
             self.outcome.stderr_tail = read_tail(self._stderr)
         return self.outcome
-
-
-def _signal_group(proc: subprocess.Popen, sig: int) -> None:
-    try:
-        os.killpg(proc.pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass

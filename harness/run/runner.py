@@ -146,8 +146,7 @@ class Evaluator:
         if self._zygote:
             self._zygote.close()
             for slot, quiet in self._quiet.items():
-                quiet.leave(self._zygote.spares_of(visible_devices(interpret=self.mode == INTERPRETER,
-                                                                   visible_device=physical_gpu(slot))))
+                quiet.leave(self._zygote.spares_of(self._visible_devices(slot)))
             self._zygote = None
         shutil.rmtree(self._scratch, ignore_errors=True)
         self._open = False
@@ -202,7 +201,7 @@ class Evaluator:
         except (OSError, RuntimeError):
             return None
         for slot, quiet in self._quiet.items():  # its spares are stopped with their GPU's jobs
-            quiet.join(zygote.spares_of(visible_devices(interpret=interpret, visible_device=physical_gpu(slot))))
+            quiet.join(zygote.spares_of(self._visible_devices(slot)))
         warm = self._worker_warm()
         for slot in set(self.slots()) if warm else ():  # a spare per GPU now: the first job starts in one too
             zygote.prewarm(protocol.WORKER_MODULE, warm,
@@ -511,6 +510,10 @@ class Evaluator:
     def _baseline_spec(self, task) -> dict:
         return {"task_id": task.id, "seed": self.config.seed, "compile": self.config.compile_baseline,
                 "device": self._worker_device()}
+
+    def _visible_devices(self, slot: str | None) -> str | None:
+        """The ``CUDA_VISIBLE_DEVICES`` of this run's workers on ``slot`` (which the spares are kept by)."""
+        return visible_devices(interpret=self.mode == INTERPRETER, visible_device=physical_gpu(slot))
 
     def _worker_warm(self) -> dict | None:
         """What a spare worker prepares before its job (``harness.sandbox.worker.prewarm``); None

@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 
 from harness import protocol
+from harness.lifetime import signal_group
 from harness.run.quiet import JobClock
 
 ZYGOTE_START_S = 120.0  # importing torch on a busy machine can be slow
@@ -58,17 +59,10 @@ class _SpareProcess:
         self.pid = pid
 
     def pause(self) -> None:
-        _signal_group(self.pid, signal.SIGSTOP)
+        signal_group(self.pid, signal.SIGSTOP)
 
     def resume(self) -> None:
-        _signal_group(self.pid, signal.SIGCONT)
-
-
-def _signal_group(pid: int, sig: int) -> None:
-    try:
-        os.killpg(pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
+        signal_group(self.pid, signal.SIGCONT)
 
 
 class Zygote:
