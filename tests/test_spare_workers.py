@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import os
 import time
+from pathlib import Path
 
 from conftest import ROOT
 from harness.api import Evaluator
@@ -36,19 +37,36 @@ SEES_STATE = RELU.replace("    x = input.contiguous()", """    import os, sys, t
     x = input.contiguous()""", 1)
 
 
-# Fails where the worker holds a socket: one of the fork server's (its control socket, a spare's job
-# socket) would let it send the parent forged replies or a spare a job of its own making.
+# Fails where the worker holds one of the fork server's or its spares' sockets (their inodes are
+# put in for SERVER_SOCKETS): the server's control socket would let it send the parent forged
+# replies, a spare's job socket would let it hand a spare a job of its own making. A socket the
+# worker opens itself (on a GPU, the CUDA driver holds one) is not one of them.
 HOLDS_NO_SOCKET = RELU.replace("    x = input.contiguous()", """    import os, stat
+    server_sockets = SERVER_SOCKETS
     held = []
     for fd in range(3, 1024):
         try:
-            if stat.S_ISSOCK(os.fstat(fd).st_mode):
-                held.append(fd)
+            st = os.fstat(fd)
         except OSError:
-            pass
+            continue
+        if stat.S_ISSOCK(st.st_mode) and st.st_ino in server_sockets:
+            held.append(fd)
     if held:
-        raise RuntimeError(f"sockets held: {held}")
+        raise RuntimeError(f"sockets of the fork server held: {held}")
     x = input.contiguous()""", 1)
+
+
+def _socket_inodes(pid: int) -> set[int]:
+    """The inodes of the sockets process `pid` holds (the links of /proc/PID/fd read socket:[N])."""
+    inodes = set()
+    for link in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(link)
+        except OSError:
+            continue  # closed since the listing
+        if target.startswith("socket:["):
+            inodes.add(int(target[len("socket:["):-1]))
+    return inodes
 
 
 def _request(module="harness.sandbox.worker", warm=None, **env):
@@ -56,7 +74,7 @@ def _request(module="harness.sandbox.worker", warm=None, **env):
 
 
 def test_the_edits_make_the_variants_they_name():
-    assert WRONG_RELU != RELU and "KBX_LEFT_BEHIND" in SEES_STATE and "sockets held" in HOLDS_NO_SOCKET
+    assert WRONG_RELU != RELU and "KBX_LEFT_BEHIND" in SEES_STATE and "sockets of the fork server held" in HOLDS_NO_SOCKET
 
 
 def test_a_spare_serves_only_jobs_with_its_module_prewarm_and_device_variables():
@@ -148,8 +166,15 @@ def test_no_worker_holds_a_socket_of_the_fork_server_or_its_spares(monkeypatch):
 
     monkeypatch.setattr(runner, "worker_env", a_kind_per_job)
     with Evaluator(perf=False, workers=1, timeout=60) as ev:
-        records = [ev.submit("Activation/relu.py", HOLDS_NO_SOCKET).result(timeout=300) for _ in range(3)]
+        zygote, records, checked = ev._runner._zygote, [], 0
+        for _ in range(3):
+            holders = {zygote.proc.pid, *_spare_pids(ev)}
+            inodes = set().union(*(_socket_inodes(pid) for pid in holders))
+            checked += len(inodes)
+            code = HOLDS_NO_SOCKET.replace("SERVER_SOCKETS", repr(inodes), 1)
+            records.append(ev.submit("Activation/relu.py", code).result(timeout=300))
         spares = _spare_pids(ev)
+    assert checked >= 3 * 2  # the server's control socket and a spare's at least, each time
     assert [r["verdict"] for r in records] == ["ok"] * 3, [r["call"]["detail"][-200:] for r in records]
     assert [r["info"]["worker_start"] for r in records] == ["fork"] * 3 and len(spares) >= 3
 

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# One device call (under 600 s): every bundled solution through `kernelbenchx eval` with perf
+# (benchmarks/throughput.py --parts with_perf), compared with the committed golden results.
+#   bash benchmarks/device_suite.sh first  [SUITE_S]  a new run; before it, which sockets a CUDA process
+#                                                     holds, and the spare-socket test on a GPU
+#   bash benchmarks/device_suite.sh resume [SUITE_S]  continue the run carried in as suite.tgz (a cut run)
+# Writes $OUT/suite.tgz (the run's journal, throughput.json, logs) and prints a digest.
+set -uo pipefail
+MODE=${1:-first}; SUITE_S=${2:-470}
+R=/tmp/suite
+if [ "$MODE" = resume ] && [ -f suite.tgz ]; then rm -rf "$R"; tar xzf suite.tgz -C /tmp; else rm -rf "$R"; fi
+mkdir -p "$R"
+{
+  date -u +"date: %Y-%m-%dT%H:%M:%SZ"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem,temperature.gpu,power.draw,pstate --format=csv
+  python3 -c "import torch, triton, sys; print('python', sys.version.split()[0], 'torch', torch.__version__, 'cuda', torch.version.cuda, 'triton', triton.__version__)"
+  nproc
+} > "$R/env_$MODE.txt" 2>&1
+cat "$R/env_$MODE.txt"
+if [ "$MODE" = first ]; then
+  # what a process holds once CUDA is up (the spare-socket test saw one socket in a GPU worker)
+  python3 - > "$R/cuda_sockets.txt" 2>&1 <<'PY'
+import os, socket, stat, torch
+torch.zeros(1, device="cuda")
+for fd in range(3, 1024):
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        continue
+    if stat.S_ISSOCK(st.st_mode):
+        s = socket.socket(fileno=os.dup(fd))
+        try:
+            peer = s.getpeername()
+        except OSError as exc:
+            peer = f"({exc.strerror})"
+        print(fd, os.readlink(f"/proc/self/fd/{fd}"), s.family.name, s.type.name, repr(s.getsockname()), repr(peer))
+PY
+  cat "$R/cuda_sockets.txt"
+  timeout 90 python3 -m pytest -q -p no:cacheprovider tests/test_spare_workers.py -k socket > "$R/spare_socket_test.log" 2>&1
+  echo "spare socket test: rc $?"; tail -2 "$R/spare_socket_test.log"
+fi
+start=$(date +%s)
+python3 benchmarks/throughput.py --out "$R/tp" --parts with_perf --suite-timeout "$SUITE_S" \
+  $([ "$MODE" = resume ] && echo --resume) > "$R/throughput_$MODE.log" 2>&1
+echo "suite ($MODE): rc $? in $(( $(date +%s) - start )) s"
+cp "$R/tp/throughput.json" "$R/throughput_$MODE.json" 2>/dev/null
+tar czf "$OUT/suite.tgz" -C /tmp suite
+python3 - "$R" <<'PY'
+import json, sys
+from pathlib import Path
+tp = json.loads((Path(sys.argv[1]) / "tp" / "throughput.json").read_text())["suite"]["with_perf"]
+print({k: tp.get(k) for k in ("wall_s", "resumed", "exit", "cut", "jobs", "verdicts")})
+print("time_breakdown_s", tp.get("time_breakdown_s"))
+golden = tp.get("against_golden") or {}
+print("against golden", {k: v for k, v in golden.items() if k != "jobs"})
+PY
