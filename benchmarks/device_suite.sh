@@ -27,13 +27,17 @@ for fd in range(3, 1024):
         st = os.fstat(fd)
     except OSError:
         continue
-    if stat.S_ISSOCK(st.st_mode):
-        s = socket.socket(fileno=os.dup(fd))
+    if stat.S_ISSOCK(st.st_mode):  # (the scan's own descriptors come and go: fstat first, then dup)
+        try:
+            s = socket.socket(fileno=os.dup(fd))
+            link = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
         try:
             peer = s.getpeername()
         except OSError as exc:
             peer = f"({exc.strerror})"
-        print(fd, os.readlink(f"/proc/self/fd/{fd}"), s.family.name, s.type.name, repr(s.getsockname()), repr(peer))
+        print(fd, link, s.family.name, s.type.name, repr(s.getsockname()), repr(peer))
 PY
   cat "$R/cuda_sockets.txt"
   timeout 90 python3 -m pytest -q -p no:cacheprovider tests/test_spare_workers.py -k socket > "$R/spare_socket_test.log" 2>&1

@@ -247,7 +247,7 @@ def serve(repeats: int, clients: int, gpu: bool) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", required=True)
+    parser.add_argument("--out", help="the folder for the runs and throughput.json (not with --against-golden)")
     parser.add_argument("--parts", default="call_exe,with_perf,warm,serve")
     parser.add_argument("--suite-timeout", type=float, default=540.0,
                         help="seconds a suite run may take; a longer one is stopped and reported as cut")
@@ -266,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
         jobs = [j for j in jobs if j.get("kind") != "header"]
         print(json.dumps(against_golden(jobs, GoldenResults.find(ROOT / "golden_results" / "h200")), indent=2))
         return 0
+    if not args.out:
+        parser.error("--out is required (only --against-golden goes without it)")
     if args.stack_dump_s:
         faulthandler.dump_traceback_later(args.stack_dump_s, repeat=True)
     import torch
