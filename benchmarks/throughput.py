@@ -12,7 +12,9 @@ Parts (each writes its numbers into OUT/throughput.json, and a table to stdout):
   of the same solution (``speedup_vs_golden_triton``: golden median / today's median) says how
   far today's timings are from the golden run's;
 - ``warm``: a warm ``harness.api.Evaluator``; ``--repeats`` sequential submissions of the bundled
-  ReLU, call+exe and (on a GPU) with perf: latency p50 / p95 / max;
+  ReLU, call+exe and (on a GPU) with perf: latency p50 / p95 / max, and the median of each part of
+  a job's ``info.timing``, of ``worker_life_s`` (its worker's start to its reaping) and of
+  ``outside_worker_s`` (the rest of the latency: the evaluator's own work);
 - ``serve``: ``kernelbenchx serve``'s server in this process, 16 clients posting the same ReLU
   ``--repeats`` times each: latency p50 / p95 / max, requests per second, failed requests.
 Runs on the CPU too (interpreter), where the numbers describe the interpreter, not a GPU.
@@ -187,7 +189,9 @@ def warm(repeats: int, gpu: bool, on_part=lambda results: None) -> dict:
                 record = ev.submit(TASK, RELU).result()
                 latencies.append(time.monotonic() - t)
                 verdicts.append(record["verdict"])
-                timings.append(record["info"].get("timing") or {})
+                # the worker's life (start to reaped) and the rest of the latency: the evaluator's own part
+                timings.append({**(record["info"].get("timing") or {}), "worker_life_s": record["seconds"],
+                                "outside_worker_s": latencies[-1] - record["seconds"]})
                 starts.append(record["info"].get("worker_start"))
                 _progress(f"warm {name}: {i + 1}/{repeats} {latencies[-1]:.2f} s {verdicts[-1]}")
         # the median of each part of a job (worker stages, perf phases): where one submission's time goes

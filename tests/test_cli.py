@@ -109,6 +109,8 @@ def test_summary_records_the_package_version_and_where_the_time_went(tmp_path):
         assert all(seconds >= 0 for seconds in timing.values()), timing
         # the worker's stages, timed by the parent, fit in the worker's lifetime
         assert sum(timing[s] for s in stages) <= job["seconds"] + 0.01, (timing, job["seconds"])
+        # so does its end: the parent's kill and reap of the worker, after its stages
+        assert 0 < timing["worker_close_s"] <= job["seconds"] - sum(timing[s] for s in stages) + 0.01, timing
         assert timing["call_s"] > 0  # the cases ran there
     for key, total in summary["time_breakdown_s"].items():
         assert total == pytest.approx(sum(j["info"]["timing"].get(key, 0) for j in jobs), abs=0.002), key

@@ -37,6 +37,7 @@ class WorkerOutcome:
     timed_out: bool = False
     returncode: int | None = None
     seconds: float = 0.0
+    close_s: float = 0.0                  # of ``seconds``: the parent's kill and reap of the process group
     stderr_tail: str = ""
     events: list[dict] = field(default_factory=list)   # the first MAX_KEPT_EVENTS
     protocol_error: str | None = None     # the worker broke the event protocol's bounds
@@ -277,6 +278,7 @@ class WorkerProcess:
         """Kill the process group (if still running) and finish the outcome record."""
         if not self._closed:
             self._closed = True
+            closing = time.monotonic()
             self.clock.discard(self)  # its pid may be reused once it is reaped: never signalled again
             self.send({"cmd": protocol.CMD_DONE})
             signal_group(self.proc.pid, signal.SIGKILL)
@@ -288,5 +290,6 @@ class WorkerProcess:
             os.close(self._read_fd)
             self.outcome.returncode = self.proc.wait()
             self.outcome.seconds = time.monotonic() - self._start
+            self.outcome.close_s = time.monotonic() - closing
             self.outcome.stderr_tail = read_tail(self._stderr)
         return self.outcome

@@ -454,6 +454,8 @@ class Evaluator:
                 outcome = workers.close()
                 reservation.release()
             timing.update({f"{stage}_s": s for stage, s in worker.outcome.stage_durations().items()})
+            # a GPU worker's exit tears its CUDA context down: part of the job's seconds after its report
+            timing["worker_close_s"] = worker.outcome.close_s
             timing["held_s"] = job_clock.held_s  # stopped while other jobs were timed (not counted by its deadlines)
             info = {"sandbox": _sandbox_level(outcome), "containment": worker.containment,
                     "worker_start": worker.started_as,  # spare (prewarmed), fork or interpreter

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# One device call: some bundled solutions through `kernelbenchx eval` with perf, then compared with
+# the committed golden results (benchmarks/throughput.py --against-golden).
+#   bash benchmarks/device_perf_files.sh NAME LIMIT_S FILE...   (on the device: $OUT set, packages
+#                                                                on PYTHONPATH)
+# Writes $OUT/NAME.tgz (the run's journal, metrics, log, the comparison) and prints a digest. The
+# device returns a limited number of files from $OUT: a call that runs this should write nothing
+# else there.
+set -uo pipefail
+NAME=$1; LIMIT=$2; shift 2
+R=/tmp/$NAME
+rm -rf "$R" && mkdir -p "$R"
+{
+  date -u +"date: %Y-%m-%dT%H:%M:%SZ"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw,pstate --format=csv
+  python3 -c "import torch, triton, sys; print('python', sys.version.split()[0], 'torch', torch.__version__, 'cuda', torch.version.cuda, 'triton', triton.__version__)"
+  nproc
+} > "$R/env.txt" 2>&1
+cat "$R/env.txt"
+start=$(date +%s)
+timeout "$LIMIT" python3 -m harness.cli eval "$@" --out "$R/run" --no-report > "$R/eval.log" 2>&1
+echo "eval: rc $? in $(( $(date +%s) - start )) s" | tee "$R/steps.txt"
+tail -4 "$R/eval.log"
+python3 benchmarks/throughput.py --against-golden "$R/run/journal.jsonl" > "$R/against_golden.json" 2> "$R/against_golden.err"
+tar czf "$OUT/$NAME.tgz" -C /tmp "$NAME"
+python3 - "$R" <<'PY'
+import json, sys
+from pathlib import Path
+r = Path(sys.argv[1])
+for line in (r / "run" / "journal.jsonl").read_text().splitlines():
+    job = json.loads(line)
+    if "info" not in job:
+        continue
+    t = job["info"].get("timing", {})
+    print(job["task_id"], {s: job[s]["status"] for s in ("call", "exe", "perf") if isinstance(job.get(s), dict)},
+          f"{job['seconds']:.0f}s", {k: round(t.get(k, 0), 1) for k in ("call_s", "held_s", "perf_judge_checks_comparing_s", "perf_timed_s")})
+try:
+    g = json.loads((r / "against_golden.json").read_text())
+    print({k: v for k, v in g.items() if k != "jobs"})
+except Exception as exc:
+    print("against golden:", exc, (r / "against_golden.err").read_text()[-500:])
+PY
