@@ -4,28 +4,17 @@
 #   bash benchmarks/device_check_cost.sh     (on the device: $OUT set, packages on PYTHONPATH)
 # Writes $OUT/check_cost.tgz (every log) and prints a digest.
 set -uo pipefail
+. "$(dirname "$0")/device_lib.sh"
 R=/tmp/check_cost
 rm -rf "$R" && mkdir -p "$R"
-{
-  date -u +"date: %Y-%m-%dT%H:%M:%SZ"
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem,temperature.gpu,power.draw,pstate --format=csv
-  python3 -c "import torch, triton, sys; print('python', sys.version.split()[0], 'torch', torch.__version__, 'cuda', torch.version.cuda, 'triton', triton.__version__, 'threads', torch.get_num_threads())"
-  nproc
-  git log -1 --format='commit: %H' 2>/dev/null
-} > "$R/env.txt" 2>&1
-cat "$R/env.txt"
-step() {  # step NAME LIMIT COMMAND...: run, log, time
-  local name=$1 limit=$2; shift 2
-  local start=$(date +%s)
-  timeout "$limit" "$@" > "$R/$name.log" 2>&1
-  echo "$name: rc $? in $(( $(date +%s) - start )) s" | tee -a "$R/steps.txt"
-}
+device_env "$R/env.txt"
 # float64 singular values by method (GPU cuSOLVER drivers against LAPACK on the host)
 for spec in "1024" "2048" "4096" "64 --batch 1024" "16 --batch 16384" "128 --batch 512"; do
   step "svd_${spec// /_}" 30 python3 benchmarks/svd_cost_probe.py $spec
 done
 step svd_8192 45 python3 benchmarks/svd_cost_probe.py 8192 --methods cpu,gpu
-# each slow task's check on its perf cases, with the operators it spends its time in
+# each slow task's check on its perf cases (check_cost_probe.py --top N adds the operators it spends
+# its time in, under torch.profiler: in call 1 of 2026-12-04 that made batched cases take minutes)
 for t in det determinant_lu determinant_via_qr cholesky_solve cholesky solve_and_add_scaled_vector invert_matrix_lu solve; do
   step "check_$t" 35 python3 benchmarks/check_cost_probe.py "LinearAlgebra/$t.py"
 done

@@ -7,16 +7,11 @@
 # device returns a limited number of files from $OUT: a call that runs this should write nothing
 # else there.
 set -uo pipefail
+. "$(dirname "$0")/device_lib.sh"
 NAME=$1; LIMIT=$2; shift 2
 R=/tmp/$NAME
 rm -rf "$R" && mkdir -p "$R"
-{
-  date -u +"date: %Y-%m-%dT%H:%M:%SZ"
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw,pstate --format=csv
-  python3 -c "import torch, triton, sys; print('python', sys.version.split()[0], 'torch', torch.__version__, 'cuda', torch.version.cuda, 'triton', triton.__version__)"
-  nproc
-} > "$R/env.txt" 2>&1
-cat "$R/env.txt"
+device_env "$R/env.txt"
 start=$(date +%s)
 timeout "$LIMIT" python3 -m harness.cli eval "$@" --out "$R/run" --no-report > "$R/eval.log" 2>&1
 echo "eval: rc $? in $(( $(date +%s) - start )) s" | tee "$R/steps.txt"

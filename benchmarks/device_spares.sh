@@ -7,22 +7,10 @@
 #   bash benchmarks/device_spares.sh        (on the device: $OUT set, packages on PYTHONPATH)
 # Writes $OUT/spares.tgz (every log and JSON; the device returns few files) and prints a digest.
 set -uo pipefail
+. "$(dirname "$0")/device_lib.sh"
 R=/tmp/spares
 rm -rf "$R" && mkdir -p "$R"
-{
-  date -u +"date: %Y-%m-%dT%H:%M:%SZ"
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem,temperature.gpu,power.draw,pstate --format=csv
-  python3 -c "import torch, triton, sys; print('python', sys.version.split()[0], 'torch', torch.__version__, 'cuda', torch.version.cuda, 'triton', triton.__version__)"
-  nproc
-} > "$R/env.txt" 2>&1
-cat "$R/env.txt"
-step() {  # step NAME LIMIT COMMAND...: run, log, time
-  local name=$1 limit=$2; shift 2
-  local start=$(date +%s)
-  timeout "$limit" "$@" > "$R/$name.log" 2>&1
-  echo "$name: rc $? in $(( $(date +%s) - start )) s" | tee -a "$R/steps.txt"
-  tail -3 "$R/$name.log"
-}
+device_env "$R/env.txt"
 # the GPU tests of the changed code: the pinned save, an in-place result kept once, a stopped
 # process's queued kernels seen by the wait before timing, host-bound repetitions counted; then the
 # spare tests on a GPU

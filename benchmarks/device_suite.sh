@@ -6,17 +6,12 @@
 #   bash benchmarks/device_suite.sh resume [SUITE_S]  continue the run carried in as suite.tgz (a cut run)
 # Writes $OUT/suite.tgz (the run's journal, throughput.json, logs) and prints a digest.
 set -uo pipefail
+. "$(dirname "$0")/device_lib.sh"
 MODE=${1:-first}; SUITE_S=${2:-470}
 R=/tmp/suite
 if [ "$MODE" = resume ] && [ -f suite.tgz ]; then rm -rf "$R"; tar xzf suite.tgz -C /tmp; else rm -rf "$R"; fi
 mkdir -p "$R"
-{
-  date -u +"date: %Y-%m-%dT%H:%M:%SZ"
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem,temperature.gpu,power.draw,pstate --format=csv
-  python3 -c "import torch, triton, sys; print('python', sys.version.split()[0], 'torch', torch.__version__, 'cuda', torch.version.cuda, 'triton', triton.__version__)"
-  nproc
-} > "$R/env_$MODE.txt" 2>&1
-cat "$R/env_$MODE.txt"
+device_env "$R/env_$MODE.txt"
 if [ "$MODE" = first ]; then
   # what a process holds once CUDA is up (the spare-socket test saw one socket in a GPU worker)
   python3 - > "$R/cuda_sockets.txt" 2>&1 <<'PY'
