@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# One device call (under 600 s) for what the session of 2026-12-04 (second) left open:
+# - why host-bound solutions' times do not repeat between runs: five of their perf cases timed by
+#   benchmarks/host_bound_probe.py with the host idle, loaded by torch work or spinning processes,
+#   and with the timed process pinned to one core;
+# - where the warm evaluator's call+exe latency goes beyond its recorded stages on a GPU (1.62 s
+#   against ~0.7 s of stages): throughput.py's warm part, now with worker_close_s, worker_life_s
+#   and outside_worker_s.
+#   bash benchmarks/device_host_bound.sh     (on the device: $OUT set, packages on PYTHONPATH)
+# Writes $OUT/host_bound.tgz (every log) and prints a digest.
+set -uo pipefail
+. "$(dirname "$0")/device_lib.sh"
+R=/tmp/host_bound
+rm -rf "$R" && mkdir -p "$R"
+device_env "$R/env.txt"
+probe() {  # probe NAME TASK CASE
+  step "probe_$1" 75 python3 benchmarks/host_bound_probe.py "$2" "$3"
+}
+probe lu_1024 LinearAlgebra/lu.py 1024
+probe lu_nopivot LinearAlgebra/lu.py no-pivot-dominant-1024
+probe svd_reconstruct_256 Fusion/fused_svd_reconstruct.py 256
+probe pinv_256 LinearAlgebra/pseudoinverse_svd.py 256
+probe low_rank_batch LinearAlgebra/low_rank_svd_approximation.py batch-64x128-k16
+step warm 150 python3 benchmarks/throughput.py --out "$R/warm" --parts warm --repeats 6
+tar czf "$OUT/host_bound.tgz" -C /tmp host_bound
+for f in "$R"/probe_*.log; do echo "== $f"; grep '^{' "$f" | tail -1; done
+python3 - "$R" <<'PY'
+import json, sys
+from pathlib import Path
+try:
+    warm = json.loads((Path(sys.argv[1]) / "warm" / "throughput.json").read_text())["warm"]
+    for name, part in warm.items():
+        print(name, {k: part.get(k) for k in ("p50_s", "p95_s")}, part.get("median_parts_s"))
+except Exception as exc:
+    print("warm:", exc)
+PY
