@@ -61,8 +61,9 @@ DIM_FLOOR = 16
 # against 0.36 s, one 4096x4096 1.4 s against 1.2 s; only batches of tiny matrices, which cuSOLVER
 # decomposes in one batched Jacobi kernel, are faster there (16,384 of 16x16: 0.04 s against 0.22 s)
 # (benchmarks/results/2026-12-04-h200-check-cost). In a suite run the judge shares the GPU with
-# fifteen other processes, whose contexts are time-sliced, and every one of those synchronisations
-# waits out their slices: the LinearAlgebra checks' comparing took 1,910 s summed over 14 jobs.
+# fifteen other processes, whose contexts are time-sliced, so each of those synchronisations may
+# wait out their slices too: the likely reason the LinearAlgebra checks' comparing took 1,910 s
+# summed over 14 jobs where the same checks take seconds alone.
 # So batches of matrices larger than HOST_SVD_BATCHED_MIN_N, and single matrices up to
 # HOST_SVD_MAX_N, go to the host; larger single matrices stay on the GPU (8192x8192: 9.1 s there,
 # 8.1 s on 16 host threads that the suite's other jobs also want).
