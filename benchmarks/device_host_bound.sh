@@ -7,7 +7,7 @@
 #   against ~0.7 s of stages): throughput.py's warm part, now with worker_close_s, worker_life_s
 #   and outside_worker_s;
 # - whether a steady (not host-bound) kernel's time differs between processes: two cases that timed
-#   20-140% apart in the suite and their golden run, each in three fresh processes.
+#   20-140% apart in the suite and their golden run, each in two fresh processes.
 #   bash benchmarks/device_host_bound.sh     (on the device: $OUT set, packages on PYTHONPATH)
 # Writes $OUT/host_bound.tgz (every log) and prints a digest.
 set -uo pipefail
@@ -16,14 +16,14 @@ R=/tmp/host_bound
 rm -rf "$R" && mkdir -p "$R"
 device_env "$R/env.txt"
 probe() {  # probe NAME TASK CASE
-  step "probe_$1" 60 python3 benchmarks/host_bound_probe.py "$2" "$3"
+  step "probe_$1" 80 python3 benchmarks/host_bound_probe.py "$2" "$3" --reps 15
 }
 probe lu_1024 LinearAlgebra/lu.py 1024
 probe svd_reconstruct_256 Fusion/fused_svd_reconstruct.py 256
 probe low_rank_batch LinearAlgebra/low_rank_svd_approximation.py batch-64x128-k16
 # steady kernels whose time differed 20-140% between the suite and their golden run: the same case
-# in three fresh processes, one after another (does a process's time differ from the next one's?)
-for i in 1 2 3; do
+# in two fresh processes, one after another (does a process's time differ from the next one's?)
+for i in 1 2; do
   step "steady_transformer_$i" 35 python3 benchmarks/host_bound_probe.py Fusion/fused_transformer_block.py \
     8x512x1024-dk4096 --conditions idle --rounds 1 --reps 50
   step "steady_matmul_$i" 35 python3 benchmarks/host_bound_probe.py MatrixMultiply/matmul.py \
