@@ -47,7 +47,9 @@ def _percentiles(seconds: list[float]) -> dict[str, float]:
             "max_s": round(ordered[-1], 3)}
 
 
-SUITES = {"call_exe": ["--no-perf"], "with_perf": []}
+# with perf, every timed repetition is kept (--perf-samples): a case whose repetitions fall in two
+# modes, or drift, shows it in the run's journal
+SUITES = {"call_exe": ["--no-perf"], "with_perf": ["--perf-samples"]}
 
 
 def suite(name: str, out: Path, gpu: bool, timeout: float, resume: bool = False) -> dict:

@@ -74,6 +74,7 @@ def _config(args: argparse.Namespace, **overrides) -> RunConfig:
                     workers=_workers(args), limits=limits, keep_job_dirs=args.keep_job_dirs,
                     mode=INTERPRETER if args.interpret else None, perf=not args.no_perf,
                     compile_baseline=args.compile, shards=args.shards, fail_fast=getattr(args, "fail_fast", False),
+                    perf_samples=getattr(args, "perf_samples", False),
                     backend=getattr(args, "backend", "local"), ray_address=getattr(args, "address", None))
     return RunConfig(**(settings | overrides))
 
@@ -311,6 +312,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--interpret", action="store_true", help="use Triton's CPU interpreter even if a GPU is present")
     ev.add_argument("--no-perf", action="store_true", help="skip the perf stage (call and exe only)")
     ev.add_argument("--compile", action="store_true", help="also time torch.compile of the reference (compile time excluded, reported)")
+    ev.add_argument("--perf-samples", action="store_true",
+                    help="keep every timed repetition's milliseconds, in the order timed, and which candidate "
+                         "repetition was judged, in each perf case of metrics.json (for your own statistics)")
     ev.add_argument("--golden-dir", default=None, help="golden results to compare with (default: golden_results/<this GPU>)")
     ev.add_argument("--no-report", action="store_true", help="do not write report.html and report.md into --out")
     ev.add_argument("--fail-fast", action="store_true",

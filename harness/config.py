@@ -61,6 +61,7 @@ class RunConfig:
     golden_dir: Path | None = None     # stored golden results to compare with (default: auto-detect)
     remeasure_roofline: bool = False   # measure the GPU's ceilings even if cached
     fail_fast: bool = False            # stop a job at its first wrong case (its case counts cover only those run)
+    perf_samples: bool = False         # keep every timed repetition's milliseconds in perf_metrics (diagnostics)
     shards: int | None = None          # worker processes per job (None: by expected cost and free cores, GPU only)
     shard_target_s: float = 10.0       # automatic sharding aims at about this many seconds per process
     backend: str = "local"             # "local" | "ray" (run/ray_backend.py)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import random
+import statistics
 import time
 
 import pytest
 import torch
 
 from conftest import ROOT, load_metrics, run_cli, write_jsonl
-from harness.perf.metrics import faster_than_roofline, geomean, job_metrics, run_metrics
+from harness.perf.metrics import case_metrics, faster_than_roofline, geomean, job_metrics, run_metrics
 from harness.perf.roofline import gpu_slug, roofline_ms
 from harness.perf.timing import (MAX_REPS_PER_ROUND, MAX_ROUNDS, MAX_SPIN_CYCLES, MEDIAN_PRECISION, MIN_REPS_PER_ROUND,
                             MIN_ROUNDS, SLOW_CALL_MS, SPIN_CYCLES, EventTimer, TimingStats, median_halfwidth, precise_enough,
@@ -392,7 +393,7 @@ def test_perf_protocol_end_to_end_on_cpu(tmp_path):
     mse = (ROOT / "solutions" / "Loss" / "mse_loss.py").read_text()
     metrics = _eval(tmp_path, [{"file": "Activation/relu.py", "predict": RELU, "sample_id": 0},
                                {"file": "Loss/mse_loss.py", "predict": mse, "sample_id": 1}],
-                    env={"KERNELBENCHX_PERF_ON_CPU": "1"})
+                    "--perf-samples", env={"KERNELBENCHX_PERF_ON_CPU": "1"})
     good = next(m for m in metrics if m["sample_id"] == 0)
     assert good["perf"]["status"] == "ok", good["perf"]
     assert next(m for m in metrics if m["sample_id"] == 1)["perf"]["status"] == "ok"
@@ -401,6 +402,13 @@ def test_perf_protocol_end_to_end_on_cpu(tmp_path):
         for side in ("candidate", "eager"):
             assert case[side]["reps"] >= case["rounds"] * MIN_REPS_PER_ROUND
         assert case["candidate"]["median_ms"] > 0 and case["speedup_vs_eager"] > 0
+        # --perf-samples: every timed repetition's time, whose median the case reports, and the
+        # candidate repetition whose result was judged
+        for side in ("candidate", "eager"):
+            samples = case[side]["samples_ms"]
+            assert len(samples) == case[side]["reps"] and all(ms > 0 for ms in samples)
+            assert statistics.median(samples) == pytest.approx(case[side]["median_ms"], rel=1e-3)
+        assert 0 <= case["kept_rep"] < case["candidate"]["reps"]
     assert good["perf_metrics"]["rounds"] == max(c["rounds"] for c in good["perf_metrics"]["cases"])
     # where judging the perf-size results went: the candidate's saving, the baseline's loading and
     # comparing (each within judge_checks; saving overlaps the judging of the result before), and
@@ -535,3 +543,13 @@ def test_honest_kernel_reports_every_metric(cheats_run):
     assert m["speedup"] > 0 and m["roofline_pct"] and 0 < m["roofline_pct"] <= 110
     for case in m["cases"]:
         assert case["gbs"] > 100 and case["eager"]["median_ms"] > 0 and case["candidate"]["iqr_ms"] >= 0
+
+
+def test_case_metrics_keep_the_samples_only_when_asked():
+    raw = {"label": "n", "describe": "n", "flops": 1.0, "bytes": 8.0, "rounds": 1, "kept_rep": 2,
+           "samples_ms": {"candidate": [2.0, 1.0, 3.0], "eager": [4.0, 6.0, 5.0]}}
+    plain = case_metrics(raw, None, None)
+    assert "samples_ms" not in plain["candidate"] and "kept_rep" not in plain
+    kept = case_metrics(raw, None, None, samples=True)
+    assert kept["candidate"]["samples_ms"] == [2.0, 1.0, 3.0] and kept["eager"]["samples_ms"] == [4.0, 6.0, 5.0]
+    assert kept["kept_rep"] == 2 and kept["speedup_vs_eager"] == plain["speedup_vs_eager"] == 2.5

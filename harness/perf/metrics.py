@@ -38,8 +38,11 @@ def _r(x: float | None, digits: int = 4) -> float | None:
     return None if x is None else float(f"{x:.{digits}g}")
 
 
-def case_metrics(raw: dict[str, Any], roofline: dict[str, Any] | None, golden: dict[str, Any] | None) -> dict[str, Any]:
-    """Metrics of one perf case from its raw samples (see run/perf_stage.py)."""
+def case_metrics(raw: dict[str, Any], roofline: dict[str, Any] | None, golden: dict[str, Any] | None,
+                 samples: bool = False) -> dict[str, Any]:
+    """Metrics of one perf case from its raw samples (see run/perf_stage.py); with ``samples``, each
+    side's milliseconds per repetition too (``samples_ms``, in the order timed: rounds of
+    ``reps / rounds``) and ``kept_rep``, the candidate's repetition whose result was judged."""
     stats = {side: TimingStats.of(ms) for side, ms in raw["samples_ms"].items() if ms}
     cand = stats[CANDIDATE].median_ms
     out: dict[str, Any] = {"label": raw["label"], "describe": raw["describe"], "dtype": raw.get("dtype"),
@@ -48,6 +51,10 @@ def case_metrics(raw: dict[str, Any], roofline: dict[str, Any] | None, golden: d
         out[side] = {k: v if k == "reps" else _r(v) for k, v in s.to_json().items()}
         if side in raw.get("host_bound_reps", {}):  # timed while the host still issued the call (timing.py)
             out[side]["host_bound_reps"] = raw["host_bound_reps"][side]
+        if samples:
+            out[side]["samples_ms"] = [_r(ms) for ms in raw["samples_ms"][side]]
+    if samples:
+        out["kept_rep"] = raw.get("kept_rep")
     out["runtime_ms"] = _r(cand)
     out["rounds"] = raw.get("rounds")
     seconds = cand * 1e-3
@@ -83,11 +90,12 @@ def faster_than_roofline(metrics: dict[str, Any]) -> str | None:
 
 
 def job_metrics(raw: dict[str, Any], roofline: dict[str, Any] | None,
-                golden_cases: dict[str, dict[str, float]] | None = None) -> dict[str, Any]:
+                golden_cases: dict[str, dict[str, float]] | None = None, samples: bool = False) -> dict[str, Any]:
     """Per-case metrics and per-job geometric means; upstream's key names are kept too
-    (``runtime_ms``, ``gbs``, ``tflops`` per case; ``speedup`` = geomean speedup vs eager)."""
+    (``runtime_ms``, ``gbs``, ``tflops`` per case; ``speedup`` = geomean speedup vs eager);
+    ``samples``: see ``case_metrics``."""
     golden_cases = golden_cases or {}
-    cases = [case_metrics(c, roofline, golden_cases.get(c["label"])) for c in raw["cases"]]
+    cases = [case_metrics(c, roofline, golden_cases.get(c["label"]), samples) for c in raw["cases"]]
     out: dict[str, Any] = {"cases": cases}
     speedup_keys = sorted({k for c in cases for k in c if k.startswith("speedup_vs_")})
     for key in speedup_keys:

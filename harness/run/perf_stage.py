@@ -177,7 +177,7 @@ def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[d
         _check_call(candidate, baseline, index, deadline, kept)
         checks_s += time.monotonic() - clock
         cases.append({**base, "candidate_first_call_s": cand["first_call_s"][CANDIDATE], "samples_ms": samples,
-                      "rounds": rounds, "host_bound_reps": host_bound})
+                      "rounds": rounds, "host_bound_reps": host_bound, "kept_rep": kept})
     return {"cases": cases, "rounds": max((c["rounds"] for c in cases), default=0), "check_calls_s": round(checks_s, 3),
             "settle": {k: settled.get(k) for k in ("quiet", "waited_s", "probes", "slowest_us")}}
 

@@ -65,7 +65,7 @@ class JobRunner:
         self.config = RunConfig(out_dir=config.out_dir, seed=config.seed, mode=mode, gpus=[0] if mode == GPU else None,
                                 workers=slots, limits=config.limits, memory_limit=config.memory_limit, perf=config.perf,
                                 compile_baseline=config.compile_baseline, golden_dir=config.golden_dir, shards=1,
-                                fail_fast=config.fail_fast)
+                                fail_fast=config.fail_fast, perf_samples=config.perf_samples)
         self.evaluator = Evaluator(self.config)
         self.evaluator.open()
         self.slot = "0" if mode == GPU else None

@@ -444,7 +444,8 @@ class Evaluator:
                             and memory.held > reservation.nbytes:
                         shared_oom = perf.detail[:300]
                     if perf.ok:
-                        metrics = job_metrics(raw, self.roofline, self.golden.cases(task) if self.golden else None)
+                        metrics = job_metrics(raw, self.roofline, self.golden.cases(task) if self.golden else None,
+                                              self.config.perf_samples)
                         implausible = faster_than_roofline(metrics)
                         if implausible:
                             perf = StageResult(INTEGRITY, implausible)
