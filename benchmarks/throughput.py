@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import faulthandler
 import json
+import math
 import statistics
 import subprocess
 import sys
@@ -144,15 +145,19 @@ def _cause(job: dict, golden, triton_ratio: float) -> dict:
     """Why a job's Triton time is off its golden one by more than 2%, as far as the numbers say: some
     of the candidate's repetitions were timed with host time in them (``host-bound``: the spin could
     not hide the call's issue time, so its times have two modes; runs since 2026-12-03 count them),
-    the candidate's own spread is wide (``noisy``), the eager baseline moved the same way (``golden
+    the candidate's repetitions fall into two modes (``two modes``, from a run with
+    ``--perf-samples``: ``case_modes`` says how), the candidate's own spread is wide (``noisy``), the eager baseline moved the same way (``golden
     run disturbed``: the GPU was not the same then), or none of these (``triton side only``)."""
     eager = _golden_ratio(job, golden, "eager")
     cases = (job.get("perf_metrics") or {}).get("cases") or []
     spread = max(((c.get("candidate") or {}).get("iqr_ms", 0.0) / c["runtime_ms"] for c in cases if c.get("runtime_ms")),
                  default=0.0)
     host_bound = sum((c.get("candidate") or {}).get("host_bound_reps", 0) for c in cases)
+    modes = {c["label"]: m for c in cases if (m := case_modes(c))}
     if host_bound:
         cause = "host-bound"
+    elif modes:
+        cause = "two modes"
     elif spread > 0.05:
         cause = "noisy"
     elif eager and abs(eager - 1.0) > 0.02 and (eager - 1.0) * (triton_ratio - 1.0) > 0:
@@ -161,6 +166,8 @@ def _cause(job: dict, golden, triton_ratio: float) -> dict:
         cause = "triton side only"
     found = {"triton": triton_ratio, "eager": eager, "candidate_spread": round(spread, 4), "cause": cause,
              "host_bound_reps": host_bound}
+    if modes:
+        found["modes"] = modes
     if golden is not None:  # golden results from before the quiet GPU (2026-12-03T09:14Z) were timed beside other jobs
         from harness.task import get_task
         try:
@@ -168,6 +175,46 @@ def _cause(job: dict, golden, triton_ratio: float) -> dict:
         except (OSError, ValueError, KeyError):
             pass
     return found
+
+
+def two_modes(samples: list[float], min_gap: float = 0.05, min_share: float = 0.1) -> dict | None:
+    """The two modes of a case's repetition times, or None: sorted, the times split where one is
+    more than ``min_gap`` (relative) above the one before, each side holding at least ``min_share``
+    of them (the largest such step). Within one mode, neighbouring sorted times of tens of
+    repetitions differ by far less than 5%."""
+    ordered = sorted(samples)
+    n = len(ordered)
+    least = max(1, math.ceil(min_share * n))
+    if n < 10 or ordered[0] <= 0:
+        return None
+    gap, at = max((ordered[i] / ordered[i - 1] - 1.0, i) for i in range(least, n - least + 1))
+    if gap <= min_gap:
+        return None
+    return {"fast_ms": statistics.median(ordered[:at]), "slow_ms": statistics.median(ordered[at:]),
+            "slow_share": round((n - at) / n, 3), "threshold_ms": (ordered[at - 1] + ordered[at]) / 2}
+
+
+def case_modes(case: dict) -> dict | None:
+    """For a perf case with ``samples_ms`` (``--perf-samples``) whose candidate times have
+    ``two_modes``: the modes, how often consecutive repetitions change mode (``switches``: one
+    means a lasting change of state partway, many a mix), the share of slow repetitions before
+    and after the repetition kept to be judged (its result is cloned on the GPU then), and how
+    well the slow ones follow the two alternating input sets (``input_set_match``: 1.0 when every
+    slow one is on the same set)."""
+    samples = (case.get("candidate") or {}).get("samples_ms")
+    modes = two_modes(samples) if samples else None
+    if modes is None:
+        return None
+    slow = [ms > modes["threshold_ms"] for ms in samples]
+    kept = case.get("kept_rep")
+    modes["switches"] = sum(a != b for a, b in zip(slow, slow[1:]))
+    if isinstance(kept, int) and 0 <= kept < len(slow):
+        before, after = slow[:kept], slow[kept + 1:]
+        modes["slow_before_kept"] = round(sum(before) / len(before), 3) if before else None
+        modes["slow_after_kept"] = round(sum(after) / len(after), 3) if after else None
+    odd = sum(s == (i % 2 == 1) for i, s in enumerate(slow)) / len(slow)
+    modes["input_set_match"] = round(max(odd, 1.0 - odd), 3)
+    return {k: round(v, 5) if isinstance(v, float) else v for k, v in modes.items()}
 
 
 def warm(repeats: int, gpu: bool, on_part=lambda results: None) -> dict:

@@ -62,3 +62,34 @@ def test_a_finished_run_is_compared_with_golden_results_measured_since(tmp_path)
     assert throughput.against_golden([job])["within_2pct"] == 0
     again = throughput.against_golden([job], GoldenResults.find(tmp_path / "h200"))
     assert again["within_2pct"] == 1 and again["median_abs_change"] == 0.005
+
+
+def test_two_modes_are_found_only_where_the_times_split():
+    steady = [1.0 + 0.001 * (i % 7) for i in range(40)]
+    assert throughput.two_modes(steady) is None
+    split = [1.0 + 0.001 * (i % 5) for i in range(30)] + [1.2 + 0.001 * (i % 5) for i in range(10)]
+    modes = throughput.two_modes(split)
+    assert modes["fast_ms"] == 1.002 and modes["slow_ms"] == 1.202 and modes["slow_share"] == 0.25
+    assert 1.004 < modes["threshold_ms"] < 1.2
+    # a few outliers are not a mode (under a tenth of the repetitions), nor are too few samples
+    assert throughput.two_modes(steady + [1.5, 1.6]) is None and throughput.two_modes(split[:8]) is None
+
+
+def test_a_case_in_two_modes_says_when_the_slow_ones_came():
+    def case(samples, kept):
+        return {"label": "c0", "runtime_ms": sorted(samples)[len(samples) // 2], "kept_rep": kept,
+                "candidate": {"median_ms": 1.0, "iqr_ms": 0.0, "samples_ms": samples}}
+    # slow from the repetition after the kept one on: one lasting switch
+    lasting = throughput.case_modes(case([1.0] * 12 + [1.3] * 28, kept=11))
+    assert lasting["switches"] == 1 and lasting["slow_before_kept"] == 0.0 and lasting["slow_after_kept"] == 1.0
+    # slow on every other repetition: one of the two input sets
+    alternating = throughput.case_modes(case([1.0, 1.3] * 20, kept=0))
+    assert alternating["switches"] == 39 and alternating["input_set_match"] == 1.0
+    assert throughput.case_modes(case([1.0] * 40, kept=3)) is None
+    assert throughput.case_modes({"label": "c0", "candidate": {"median_ms": 1.0}}) is None  # run without samples
+    # the cause of a job outside 2% whose candidate has two modes, and no host-bound repetitions
+    job = {"task_id": "Activation/relu.py", "perf_ok": True,
+           "perf_metrics": {"cases": [{**case([1.0] * 12 + [1.3] * 28, kept=11), "eager": {"median_ms": 2.0},
+                                       "golden": {"triton": 1.0, "eager": 2.0}}]}}
+    found = throughput.against_golden([job])["outside_2pct_causes"]["Activation/relu.py"]
+    assert found["cause"] == "two modes" and found["modes"]["c0"]["slow_share"] == 0.7
