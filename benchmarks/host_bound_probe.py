@@ -25,7 +25,6 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -39,9 +38,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # one process doing what a parent judging other jobs does: float work on every core
 TORCH_LOAD = ("import torch\n"
               "a = torch.randn(1024, 1024)\n"
+              "print('ready', flush=True)\n"
               "while True:\n"
-              "    a = torch.tanh(a @ a) \n")
-SPIN_LOAD = "while True:\n    pass\n"
+              "    a = torch.tanh(a @ a)\n")
+SPIN_LOAD = "print('ready', flush=True)\nwhile True:\n    pass\n"
 
 
 def _solution(task) -> object:
@@ -62,10 +62,11 @@ def _load(kind: str, cpus: list[int]) -> Iterator[None]:
     code, count = (TORCH_LOAD, 1) if kind == "torch" else (SPIN_LOAD, len(cpus))
     procs = []
     for _ in range(count):
-        proc = subprocess.Popen([sys.executable, "-c", code])
+        proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
         os.sched_setaffinity(proc.pid, cpus)
         procs.append(proc)
-    time.sleep(1.0)  # the load is running before the timing starts
+    for proc in procs:  # the load is running (torch imported) before the timing starts
+        proc.stdout.readline()
     try:
         yield
     finally:
