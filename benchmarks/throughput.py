@@ -198,7 +198,8 @@ def case_modes(case: dict) -> dict | None:
     """For a perf case with ``samples_ms`` (``--perf-samples``) whose candidate times have
     ``two_modes``: the modes, how often consecutive repetitions change mode (``switches``: one
     means a lasting change of state partway, many a mix), the share of slow repetitions before
-    and after the repetition kept to be judged (its result is cloned on the GPU then), and how
+    and after the repetition kept to be judged (its result is cloned on the GPU then; an earlier
+    round may have kept, cloned and dropped another, which this does not see), and how
     well the slow ones follow the two alternating input sets (``input_set_match``: 1.0 when every
     slow one is on the same set)."""
     samples = (case.get("candidate") or {}).get("samples_ms")
