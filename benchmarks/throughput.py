@@ -197,22 +197,21 @@ def two_modes(samples: list[float], min_gap: float = 0.05, min_share: float = 0.
 def case_modes(case: dict) -> dict | None:
     """For a perf case with ``samples_ms`` (``--perf-samples``) whose candidate times have
     ``two_modes``: the modes, how often consecutive repetitions change mode (``switches``: one
-    means a lasting change of state partway, many a mix), the share of slow repetitions before
-    and after the repetition kept to be judged (its result is cloned on the GPU then; an earlier
-    round may have kept, cloned and dropped another, which this does not see), and how
-    well the slow ones follow the two alternating input sets (``input_set_match``: 1.0 when every
-    slow one is on the same set)."""
+    means a lasting change of state partway, many a mix), where a single switch happened and
+    whether it came right after a kept repetition (``after_kept``: a kept result is cloned on the
+    GPU then), and how well the slow ones follow the two alternating input sets
+    (``input_set_match``: 1.0 when every slow one is on the same set)."""
     samples = (case.get("candidate") or {}).get("samples_ms")
     modes = two_modes(samples) if samples else None
     if modes is None:
         return None
     slow = [ms > modes["threshold_ms"] for ms in samples]
-    kept = case.get("kept_rep")
-    modes["switches"] = sum(a != b for a, b in zip(slow, slow[1:]))
-    if isinstance(kept, int) and 0 <= kept < len(slow):
-        before, after = slow[:kept], slow[kept + 1:]
-        modes["slow_before_kept"] = round(sum(before) / len(before), 3) if before else None
-        modes["slow_after_kept"] = round(sum(after) / len(after), 3) if after else None
+    changes = [i for i in range(1, len(slow)) if slow[i] != slow[i - 1]]
+    modes["switches"] = len(changes)
+    if len(changes) == 1:
+        kept = case.get("kept_reps") or ([case["kept_rep"]] if isinstance(case.get("kept_rep"), int) else [])
+        modes["switch_at"] = changes[0]
+        modes["after_kept"] = changes[0] - 1 in kept
     odd = sum(s == (i % 2 == 1) for i, s in enumerate(slow)) / len(slow)
     modes["input_set_match"] = round(max(odd, 1.0 - odd), 3)
     return {k: round(v, 5) if isinstance(v, float) else v for k, v in modes.items()}

@@ -408,7 +408,10 @@ def test_perf_protocol_end_to_end_on_cpu(tmp_path):
             samples = case[side]["samples_ms"]
             assert len(samples) == case[side]["reps"] and all(ms > 0 for ms in samples)
             assert statistics.median(samples) == pytest.approx(case[side]["median_ms"], rel=1e-3)
-        assert 0 <= case["kept_rep"] < case["candidate"]["reps"]
+        assert 0 <= case["kept_rep"] < case["candidate"]["reps"] and case["kept_reps"][-1] == case["kept_rep"]
+        # the first round always keeps one (a reservoir of one), later ones replace it in order
+        first_round = case["candidate"]["reps"] // case["rounds"]
+        assert case["kept_reps"] == sorted(case["kept_reps"]) and case["kept_reps"][0] < first_round
     assert good["perf_metrics"]["rounds"] == max(c["rounds"] for c in good["perf_metrics"]["cases"])
     # where judging the perf-size results went: the candidate's saving, the baseline's loading and
     # comparing (each within judge_checks; saving overlaps the judging of the result before), and

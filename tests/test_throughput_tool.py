@@ -76,12 +76,14 @@ def test_two_modes_are_found_only_where_the_times_split():
 
 
 def test_a_case_in_two_modes_says_when_the_slow_ones_came():
-    def case(samples, kept):
+    def case(samples, kept, kept_reps=None):
         return {"label": "c0", "runtime_ms": sorted(samples)[len(samples) // 2], "kept_rep": kept,
-                "candidate": {"median_ms": 1.0, "iqr_ms": 0.0, "samples_ms": samples}}
-    # slow from the repetition after the kept one on: one lasting switch
-    lasting = throughput.case_modes(case([1.0] * 12 + [1.3] * 28, kept=11))
-    assert lasting["switches"] == 1 and lasting["slow_before_kept"] == 0.0 and lasting["slow_after_kept"] == 1.0
+                "kept_reps": kept_reps or [kept], "candidate": {"median_ms": 1.0, "iqr_ms": 0.0, "samples_ms": samples}}
+    # slow from the repetition after a kept one on (not the last kept): one lasting switch
+    lasting = throughput.case_modes(case([1.0] * 12 + [1.3] * 28, kept=30, kept_reps=[3, 11, 30]))
+    assert lasting["switches"] == 1 and lasting["switch_at"] == 12 and lasting["after_kept"] is True
+    elsewhere = throughput.case_modes(case([1.0] * 12 + [1.3] * 28, kept=30, kept_reps=[3, 30]))
+    assert elsewhere["switch_at"] == 12 and elsewhere["after_kept"] is False
     # slow on every other repetition: one of the two input sets
     alternating = throughput.case_modes(case([1.0, 1.3] * 20, kept=0))
     assert alternating["switches"] == 39 and alternating["input_set_match"] == 1.0

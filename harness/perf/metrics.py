@@ -42,7 +42,8 @@ def case_metrics(raw: dict[str, Any], roofline: dict[str, Any] | None, golden: d
                  samples: bool = False) -> dict[str, Any]:
     """Metrics of one perf case from its raw samples (see run/perf_stage.py); with ``samples``, each
     side's milliseconds per repetition too (``samples_ms``, in the order timed: rounds of
-    ``reps / rounds``) and ``kept_rep``, the candidate's repetition whose result was judged."""
+    ``reps / rounds``), ``kept_rep``, the candidate's repetition whose result was judged, and
+    ``kept_reps``, every one kept in turn up to it (each result cloned on the GPU when kept)."""
     stats = {side: TimingStats.of(ms) for side, ms in raw["samples_ms"].items() if ms}
     cand = stats[CANDIDATE].median_ms
     out: dict[str, Any] = {"label": raw["label"], "describe": raw["describe"], "dtype": raw.get("dtype"),
@@ -54,7 +55,7 @@ def case_metrics(raw: dict[str, Any], roofline: dict[str, Any] | None, golden: d
         if samples:
             out[side]["samples_ms"] = [_r(ms) for ms in raw["samples_ms"][side]]
     if samples:
-        out["kept_rep"] = raw.get("kept_rep")
+        out["kept_rep"], out["kept_reps"] = raw.get("kept_rep"), raw.get("kept_reps")
     out["runtime_ms"] = _r(cand)
     out["rounds"] = raw.get("rounds")
     seconds = cand * 1e-3

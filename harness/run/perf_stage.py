@@ -163,12 +163,14 @@ def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[d
         host_bound = dict.fromkeys(estimates, 0)  # repetitions whose time includes host time (diagnostic)
         reps = {side: reps_per_round(ms) for side, ms in estimates.items()}
         rounds = kept = 0
+        kept_reps: list[int] = []  # every repetition kept in turn (a reservoir of one: each replaced the last)
         while not precise_enough(samples, rounds):
             order = list(estimates) if rounds % 2 == 0 else list(reversed(estimates))
             for side in order:
                 first = rounds * reps[side]
                 keep = replace_kept(first, reps[side]) if side == CANDIDATE else None
                 kept = kept if keep is None else keep
+                kept_reps += [] if keep is None else [keep]
                 times, bound = _time_side(candidate, baseline, index, side, reps[side], first, deadline, keep=keep)
                 samples[side] += times
                 host_bound[side] += bound
@@ -177,7 +179,8 @@ def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[d
         _check_call(candidate, baseline, index, deadline, kept)
         checks_s += time.monotonic() - clock
         cases.append({**base, "candidate_first_call_s": cand["first_call_s"][CANDIDATE], "samples_ms": samples,
-                      "rounds": rounds, "host_bound_reps": host_bound, "kept_rep": kept})
+                      "rounds": rounds, "host_bound_reps": host_bound, "kept_rep": kept,
+                      "kept_reps": kept_reps})
     return {"cases": cases, "rounds": max((c["rounds"] for c in cases), default=0), "check_calls_s": round(checks_s, 3),
             "settle": {k: settled.get(k) for k in ("quiet", "waited_s", "probes", "slowest_us")}}
 
