@@ -423,6 +423,7 @@ def test_perf_protocol_end_to_end_on_cpu(tmp_path):
     assert good["info"]["perf_settle"] == {"quiet": True, "waited_s": 0.0, "probes": 0, "slowest_us": 0.0}
     assert {c[side]["host_bound_reps"] for c in good["perf_metrics"]["cases"] for side in ("candidate", "eager")} == {0}
     assert timing["perf_timed_settle_s"] == 0.0
+    assert 0.0 <= timing["perf_timed_parent_wait_s"] <= timing["perf_timed_s"]  # the parent's work for the other job
     outputs_mb = sum(c["bytes"] for c in good["perf_metrics"]["cases"]) / 2 / 1e6  # relu: half its traffic is output
     assert 2 * outputs_mb <= good["info"]["perf_judged_mb"] <= 2 * outputs_mb + 0.1 * len(good["perf_metrics"]["cases"])
     assert good["perf_metrics"]["speedup"] > 0

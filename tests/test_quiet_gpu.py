@@ -77,6 +77,60 @@ def test_a_perf_run_holds_the_other_jobs_while_one_is_timed(tmp_path, monkeypatc
     assert sum(r["info"]["timing"]["held_s"] for r in records) > 0.05
 
 
+def test_the_parents_own_gpu_work_waits_while_a_job_is_timed_and_a_timing_waits_for_it():
+    """The parent is the one process the holds do not stop: its blocks of GPU work for other jobs
+    (drawing cases, references, judging) do not start during a timing, and a timing starts only
+    after the blocks under way (and those already waiting) are done."""
+    import threading
+    quiet, timed = QuietGpu(), JobClock()
+    quiet.join(timed)
+    events: list[str] = []
+
+    def parent_block(name: str, seconds: float) -> None:
+        with quiet.parent_work():
+            events.append(f"{name} starts")
+            time.sleep(seconds)
+            events.append(f"{name} ends")
+
+    busy = threading.Thread(target=parent_block, args=("judge", 0.3))
+    busy.start()
+    time.sleep(0.05)
+    with quiet.others_held(timed) as waited:
+        events.append("timing")
+        assert waited >= 0.2  # the judging under way ended first
+        late = threading.Thread(target=parent_block, args=("reference", 0.0))
+        late.start()
+        time.sleep(0.2)
+        assert events == ["judge starts", "judge ends", "timing"]  # the new block waits
+    late.join(timeout=5)
+    busy.join(timeout=5)
+    assert events == ["judge starts", "judge ends", "timing", "reference starts", "reference ends"]
+    with quiet.others_held(timed) as waited:  # nothing under way: no wait
+        assert waited < 0.05
+
+
+def test_a_timing_waits_for_the_parents_work_only_so_long(monkeypatch):
+    import threading
+
+    import harness.run.quiet as quiet_module
+    monkeypatch.setattr(quiet_module, "PARENT_WORK_WAIT_S", 0.2)
+    quiet, timed = QuietGpu(), JobClock()
+    release = threading.Event()
+
+    def endless() -> None:
+        with quiet.parent_work():
+            release.wait(5)
+
+    worker = threading.Thread(target=endless)
+    worker.start()
+    time.sleep(0.05)
+    start = time.monotonic()
+    with quiet.others_held(timed) as waited:
+        assert 0.1 <= waited < 1.0 and time.monotonic() - start < 1.0
+    release.set()
+    worker.join(timeout=5)
+
+
 def test_a_process_that_leaves_a_held_clock_alive_is_continued():
     """A spare worker that becomes a job's (run/zygote.py) leaves the spares' clock while it may be
     held: it is continued, and its job's clock holds it from then on."""

@@ -128,13 +128,14 @@ def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, g
         with gpu_lock:
             phase("lock_wait")
             window = [time.time()]  # wall clock, comparable across the jobs of one host
-            with quiet.others_held(candidate.clock) if quiet else nullcontext():
+            with quiet.others_held(candidate.clock) if quiet else nullcontext(0.0) as parent_wait_s:
                 raw = _timed(candidate, baseline, base["cases"], prepared["cases"], deadline)
             window.append(time.time())
             phase("timed")  # of which the check calls (traced) took raw["check_calls_s"]
         raw["timed_window"] = [round(t, 3) for t in window]
         phases["timed_check_calls"] = raw["check_calls_s"]
         phases["timed_settle"] = float(raw["settle"]["waited_s"] or 0.0)  # waiting for other jobs' queued GPU work
+        phases["timed_parent_wait"] = round(parent_wait_s, 3)  # for the parent's own GPU work for other jobs
         if judging:
             judging()
         costs = _judge_checks(candidate, baseline, len(raw["cases"]), job_dir, deadline)

@@ -7,6 +7,10 @@ medians by 2-60% (benchmarks/results/2026-12-03-h200-perf-suite/). So while a jo
 lock, the processes of every other job sharing the GPU are stopped (SIGSTOP to their process groups)
 and continued afterwards; the CPUs are then free for the timed job's host side too.
 
+The parent itself is not stopped, and on a GPU it works there for the jobs too (drawing their cases,
+computing expected outputs, judging): such blocks (:meth:`QuietGpu.parent_work`) wait while a job is
+timed, and a timing waits for those under way to end.
+
 A stopped job must not lose time it never had: each job keeps a :class:`JobClock` that runs only
 while the job is not held, and its processes' deadlines are read on that clock. The pause is the
 parent's doing, so nothing a worker sends can extend a deadline this way.
@@ -78,13 +82,22 @@ class JobClock:
                 self._held_since = None
 
 
+# A timing waits at most this long for the parent's GPU work for other jobs (a reference whose CUDA
+# kernel PyTorch compiles at its first call took 7 s on the H200); then it starts anyway.
+PARENT_WORK_WAIT_S = 30.0
+
+
 class QuietGpu:
-    """The jobs sharing one GPU; :meth:`others_held` stops all but one of them."""
+    """The jobs sharing one GPU; :meth:`others_held` stops all but one of them, and keeps the
+    run's own GPU work for the other jobs (:meth:`parent_work`) from starting meanwhile."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
         self._jobs: set[JobClock] = set()
         self._timed: JobClock | None = None
+        self._parent_busy = 0     # parent_work blocks running now
+        self._parent_waiting = 0  # parent_work blocks waiting for a timing to end
 
     def join(self, job: JobClock) -> None:
         with self._lock:
@@ -98,17 +111,47 @@ class QuietGpu:
         job.release()
 
     @contextmanager
-    def others_held(self, timed: JobClock) -> Iterator[None]:
-        """Every job but ``timed`` held for the duration (the caller holds the GPU's timing lock)."""
-        with self._lock:
+    def parent_work(self) -> Iterator[None]:
+        """A block of the parent's own work on this GPU for some job (drawing its cases, computing
+        its expected outputs, judging its results): it waits while another job is timed, since the
+        parent is the one process the holds do not stop, and a timing waits for the blocks under
+        way to end (at most PARENT_WORK_WAIT_S). Blocks must not nest."""
+        with self._changed:
+            self._parent_waiting += 1
+            try:
+                while self._timed is not None:
+                    self._changed.wait()
+            finally:
+                self._parent_waiting -= 1
+            self._parent_busy += 1
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._parent_busy -= 1
+                self._changed.notify_all()
+
+    @contextmanager
+    def others_held(self, timed: JobClock) -> Iterator[float]:
+        """Every job but ``timed`` held for the duration (the caller holds the GPU's timing lock),
+        after the parent's work under way and waiting on this GPU is done; yields the seconds that
+        wait took."""
+        clock = time.monotonic()
+        deadline = clock + PARENT_WORK_WAIT_S
+        with self._changed:
+            # the waiting blocks go first: a parent thread that starts block after block (the
+            # reference prefetch) would otherwise win the lock back every time
+            while (self._parent_busy or self._parent_waiting) and time.monotonic() < deadline:
+                self._changed.wait(deadline - time.monotonic())
             self._timed = timed
             for job in self._jobs:
                 if job is not timed:
                     job.hold()
         try:
-            yield
+            yield time.monotonic() - clock
         finally:
-            with self._lock:
+            with self._changed:
                 self._timed = None
                 for job in self._jobs:
                     job.release()
+                self._changed.notify_all()

@@ -10,6 +10,7 @@ import shutil
 import tempfile
 import threading
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -281,17 +282,26 @@ class Evaluator:
         if len(devices) != 1:
             return
         device = devices.pop()
+        slot = self.slots()[0]
 
         def prefetch() -> None:
             for job in jobs:
                 if self._stopping:
                     return
                 try:
-                    self.references.get(get_task(job.task_id), self.config.seed, device)
+                    with self._parent_gpu_work(slot):
+                        self.references.get(get_task(job.task_id), self.config.seed, device)
                 except Exception:  # noqa: BLE001 - the job itself reports it when it runs
                     continue
 
         threading.Thread(target=prefetch, daemon=True, name="kbx-reference-prefetch").start()
+
+    def _parent_gpu_work(self, slot: str | None) -> Any:
+        """A block of this process's own work on ``slot``'s device for a job (drawing cases,
+        expected outputs, judging): held back while another job of that GPU is timed, as that
+        job's other processes are (run/quiet.py); nothing to wait for without perf."""
+        quiet = self._quiet.get(slot)
+        return quiet.parent_work() if quiet else nullcontext()
 
     def _reference_device(self, slot: str | None) -> str:
         return "cpu" if self.mode == INTERPRETER else f"cuda:{slot}"
@@ -318,7 +328,8 @@ class Evaluator:
         task = get_task(job.task_id)
         device = self._reference_device(slot)
         clock = time.monotonic()
-        cases = task.correctness_cases(self.config.seed, device)  # custom checks see the reference device
+        with self._parent_gpu_work(slot):
+            cases = task.correctness_cases(self.config.seed, device)  # custom checks see the reference device
         drawn = time.monotonic() - clock
         wanted = self._shares_wanted(task, len(cases)) if self._may_share() else 1
         slots = self._process_slots[slot]
@@ -402,17 +413,22 @@ class Evaluator:
                 # The expected outputs are needed only to judge: computed (or found in the cache)
                 # while the workers start and import, not before they are spawned.
                 clock = time.monotonic()
-                expected = self.references.get(task, self.config.seed, device)
+                with self._parent_gpu_work(slot):
+                    expected = self.references.get(task, self.config.seed, device)
                 timing["reference_s"] = time.monotonic() - clock
                 if self.config.fail_fast:
-                    workers.stop_at_first_wrong(lambda event, path: fails_numerically(task, cases, expected, event, path))
+                    def failing(event: dict, path: Path) -> Any:
+                        with self._parent_gpu_work(slot):
+                            return fails_numerically(task, cases, expected, event, path)
+                    workers.stop_at_first_wrong(failing)
                 workers.follow(limits)
                 admission.release(keep=1)  # the other shares' processes are done
                 ran = workers.all_ran()
                 if not (self.perf_enabled and ran):
                     worker.close()  # done (or dead): its exit code and stderr go into the verdict
                 clock = time.monotonic()
-                call, exe, verdicts = judge_worker(task, workers.outcome(), cases, expected)
+                with self._parent_gpu_work(slot):
+                    call, exe, verdicts = judge_worker(task, workers.outcome(), cases, expected)
                 foreign = _foreign_code(job, workers.workers)
                 if foreign:
                     call, exe, verdicts = StageResult(HARNESS_ERROR, foreign), StageResult(SKIPPED, "harness error"), []
