@@ -5,9 +5,7 @@
 # Writes $OUT/check_cost.tgz (every log) and prints a digest.
 set -uo pipefail
 . "$(dirname "$0")/device_lib.sh"
-R=/tmp/check_cost
-rm -rf "$R" && mkdir -p "$R"
-device_env "$R/env.txt"
+run_dir check_cost
 # float64 singular values by method (GPU cuSOLVER drivers against LAPACK on the host)
 for spec in "1024" "2048" "4096" "64 --batch 1024" "16 --batch 16384" "128 --batch 512"; do
   step "svd_${spec// /_}" 30 python3 benchmarks/svd_cost_probe.py $spec

@@ -9,9 +9,7 @@
 set -uo pipefail
 . "$(dirname "$0")/device_lib.sh"
 NAME=$1; LIMIT=$2; shift 2
-R=/tmp/$NAME
-rm -rf "$R" && mkdir -p "$R"
-device_env "$R/env.txt"
+run_dir "$NAME"
 step golden "$LIMIT" python3 -m harness.cli golden "$@" --out "$R/run" --golden-out "$R/golden" -q
 nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv,noheader > "$R/clocks_after.txt" 2>&1
 tar czf "$OUT/$NAME.tgz" -C /tmp "$NAME"

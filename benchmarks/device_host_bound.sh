@@ -12,9 +12,7 @@
 # Writes $OUT/host_bound.tgz (every log) and prints a digest.
 set -uo pipefail
 . "$(dirname "$0")/device_lib.sh"
-R=/tmp/host_bound
-rm -rf "$R" && mkdir -p "$R"
-device_env "$R/env.txt"
+run_dir host_bound
 probe() {  # probe NAME TASK CASE
   step "probe_$1" 80 python3 benchmarks/host_bound_probe.py "$2" "$3" --reps 15
 }

@@ -9,6 +9,12 @@ device_env() {
   } > "$1" 2>&1
   cat "$1"
 }
+# run_dir NAME: a fresh folder /tmp/NAME as $R, with the machine described in $R/env.txt.
+run_dir() {
+  R=/tmp/$1
+  rm -rf "$R" && mkdir -p "$R"
+  device_env "$R/env.txt"
+}
 # step NAME LIMIT COMMAND...: run COMMAND under `timeout LIMIT` into $R/NAME.log; its exit code and
 # seconds into $R/steps.txt, and shown with the log's last lines.
 step() {

@@ -9,13 +9,8 @@
 set -uo pipefail
 . "$(dirname "$0")/device_lib.sh"
 NAME=$1; LIMIT=$2; shift 2
-R=/tmp/$NAME
-rm -rf "$R" && mkdir -p "$R"
-device_env "$R/env.txt"
-start=$(date +%s)
-timeout "$LIMIT" python3 -m harness.cli eval "$@" --out "$R/run" --no-report > "$R/eval.log" 2>&1
-echo "eval: rc $? in $(( $(date +%s) - start )) s" | tee "$R/steps.txt"
-tail -4 "$R/eval.log"
+run_dir "$NAME"
+step eval "$LIMIT" python3 -m harness.cli eval "$@" --out "$R/run" --no-report
 python3 benchmarks/throughput.py --against-golden "$R/run/journal.jsonl" > "$R/against_golden.json" 2> "$R/against_golden.err"
 tar czf "$OUT/$NAME.tgz" -C /tmp "$NAME"
 python3 - "$R" <<'PY'
