@@ -146,8 +146,9 @@ def _cause(job: dict, golden, triton_ratio: float) -> dict:
     of the candidate's repetitions were timed with host time in them (``host-bound``: the spin could
     not hide the call's issue time, so its times have two modes; runs since 2026-12-03 count them),
     the candidate's repetitions fall into two modes (``two modes``, from a run with
-    ``--perf-samples``: ``case_modes`` says how), the candidate's own spread is wide (``noisy``), the eager baseline moved the same way (``golden
-    run disturbed``: the GPU was not the same then), or none of these (``triton side only``)."""
+    ``--perf-samples``: ``case_modes`` says how), the candidate's own spread is wide (``noisy``),
+    the eager baseline moved the same way (``golden run disturbed``: the GPU was not the same
+    then), or none of these (``triton side only``)."""
     eager = _golden_ratio(job, golden, "eager")
     cases = (job.get("perf_metrics") or {}).get("cases") or []
     spread = max(((c.get("candidate") or {}).get("iqr_ms", 0.0) / c["runtime_ms"] for c in cases if c.get("runtime_ms")),
@@ -209,9 +210,8 @@ def case_modes(case: dict) -> dict | None:
     changes = [i for i in range(1, len(slow)) if slow[i] != slow[i - 1]]
     modes["switches"] = len(changes)
     if len(changes) == 1:
-        kept = case.get("kept_reps") or ([case["kept_rep"]] if isinstance(case.get("kept_rep"), int) else [])
         modes["switch_at"] = changes[0]
-        modes["after_kept"] = changes[0] - 1 in kept
+        modes["after_kept"] = changes[0] - 1 in (case.get("kept_reps") or [])
     odd = sum(s == (i % 2 == 1) for i, s in enumerate(slow)) / len(slow)
     modes["input_set_match"] = round(max(odd, 1.0 - odd), 3)
     return {k: round(v, 5) if isinstance(v, float) else v for k, v in modes.items()}

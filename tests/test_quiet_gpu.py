@@ -110,6 +110,8 @@ def test_the_parents_own_gpu_work_waits_while_a_job_is_timed_and_a_timing_waits_
 
 
 def test_a_timing_waits_for_the_parents_work_only_so_long(monkeypatch):
+    """The adversary's use of the wait: a submission whose results take the parent long to judge
+    delays another job's timing by at most PARENT_WORK_WAIT_S, never holds it off."""
     import threading
 
     import harness.run.quiet as quiet_module
