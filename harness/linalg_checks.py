@@ -24,6 +24,8 @@ torch.linalg.lu(pivot=False) (CUDA-only in PyTorch) and the decoder of LAPACK's 
 
 from __future__ import annotations
 
+import threading
+
 import torch
 
 from harness.checks import unit_roundoff
@@ -69,6 +71,14 @@ DIM_FLOOR = 16
 # 8.1 s on 16 host threads that the suite's other jobs also want).
 HOST_SVD_MAX_N = 2048
 HOST_SVD_BATCHED_MIN_N = 33  # cuSOLVER's batched Jacobi SVD takes matrices up to 32x32
+# The host SVD runs on ONE thread. A suite runs up to sixteen judges at once (the baseline processes,
+# the parent's judging threads), and each would otherwise start an OpenMP team of every core for
+# LAPACK: on the H200's 16 cores, five judges' 2048x2048 SVDs then waited at the teams' barriers for
+# minutes (the golden run of 2026-12-04 (third): invert_matrix_lu's comparing 232 s, four jobs'
+# baseline processes out of time). One thread has no barriers to wait at and still decomposes a
+# 2048x2048 matrix in seconds; the lock keeps one process's judging threads from doing it twice over.
+HOST_SVD_THREADS = 1
+_HOST_SVD_LOCK = threading.Lock()
 
 
 def dim_factor(n: int) -> int:
@@ -109,8 +119,19 @@ def singular_values(a: torch.Tensor) -> torch.Tensor:
     what ``host_svd_shape`` names is decomposed by LAPACK on the host instead (see HOST_SVD_MAX_N)."""
     w = wide(a)
     if svd_on_host(w):
-        return torch.linalg.svdvals(w.cpu()).to(w.device)
+        return _host_svdvals(w.cpu()).to(w.device)
     return torch.linalg.svdvals(w)
+
+
+def _host_svdvals(w: torch.Tensor) -> torch.Tensor:
+    """``torch.linalg.svdvals`` of a host tensor on HOST_SVD_THREADS threads (see there)."""
+    with _HOST_SVD_LOCK:
+        threads = torch.get_num_threads()
+        torch.set_num_threads(HOST_SVD_THREADS)
+        try:
+            return torch.linalg.svdvals(w)
+        finally:
+            torch.set_num_threads(threads)
 
 
 def svd_on_host(a: torch.Tensor) -> bool:

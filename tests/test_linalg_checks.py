@@ -1,11 +1,15 @@
 """The linear-algebra checks' singular values: the same values wherever they are computed, and
-computed on the host for what cuSOLVER does slowly (harness/linalg_checks.py HOST_SVD_MAX_N)."""
+computed on the host for what cuSOLVER does slowly (harness/linalg_checks.py HOST_SVD_MAX_N), on one
+thread (HOST_SVD_THREADS)."""
+
+import threading
 
 import pytest
 import torch
 
-from harness.linalg_checks import (HOST_SVD_BATCHED_MIN_N, HOST_SVD_MAX_N, backward_bound, cond2, host_svd_shape,
-                                   singular_values, svd_on_host)
+from harness import linalg_checks
+from harness.linalg_checks import (HOST_SVD_BATCHED_MIN_N, HOST_SVD_MAX_N, HOST_SVD_THREADS, backward_bound, cond2,
+                                   host_svd_shape, singular_values, svd_on_host)
 
 
 def test_singular_values_are_float64_svdvals_of_each_matrix():
@@ -28,6 +32,41 @@ def test_batches_and_small_matrices_have_the_host_shape_large_single_matrices_an
 
 def test_tensors_off_the_gpu_stay_where_they_are():
     assert not svd_on_host(torch.empty(8, 4, 4)) and not svd_on_host(torch.empty(3, 3, device="meta"))
+
+
+def test_the_host_svd_runs_on_its_own_thread_count_one_at_a_time_and_gives_the_threads_back(monkeypatch):
+    # Concurrent judges each running LAPACK on every core waited minutes at OpenMP barriers on the
+    # H200 (benchmarks/results/2026-12-04-h200-host-svd): the host SVD must run on HOST_SVD_THREADS,
+    # never two at once in a process, and leave the process's thread count as it found it.
+    seen, active, overlap = [], [0], []
+    real = torch.linalg.svdvals
+
+    def recording(w):
+        active[0] += 1
+        overlap.append(active[0])
+        seen.append(torch.get_num_threads())
+        threading.Event().wait(0.05)  # long enough for the other thread to arrive if it is not held
+        active[0] -= 1
+        if w.shape[-1] == 3:
+            raise RuntimeError("LAPACK failed")
+        return real(w)
+
+    monkeypatch.setattr(torch.linalg, "svdvals", recording)
+    before = torch.get_num_threads()
+    torch.set_num_threads(HOST_SVD_THREADS + 1)
+    try:
+        a = torch.randn(4, 40, 40, dtype=torch.float64)
+        workers = [threading.Thread(target=linalg_checks._host_svdvals, args=(a,)) for _ in range(2)]
+        for t in workers:
+            t.start()
+        for t in workers:
+            t.join()
+        with pytest.raises(RuntimeError, match="LAPACK failed"):
+            linalg_checks._host_svdvals(torch.eye(3, dtype=torch.float64))
+        assert torch.get_num_threads() == HOST_SVD_THREADS + 1
+    finally:
+        torch.set_num_threads(before)
+    assert seen == [HOST_SVD_THREADS] * 3 and max(overlap) == 1
 
 
 @pytest.mark.gpu
