@@ -2,7 +2,7 @@
 answers one small submission, alone and under 16 concurrent HTTP clients.
 
     python benchmarks/throughput.py --out runs/throughput [--parts call_exe,with_perf,warm,serve]
-                                    [--repeats 20] [--suite-timeout 540] [--resume]
+                                    [--repeats 20] [--suite-timeout 540] [--resume] [--warm-shards N]
 
 Parts (each writes its numbers into OUT/throughput.json, and a table to stdout):
 - ``call_exe``, ``with_perf`` (``suite`` = both): ``kernelbenchx eval solutions`` with ``--no-perf``
@@ -13,8 +13,10 @@ Parts (each writes its numbers into OUT/throughput.json, and a table to stdout):
   far today's timings are from the golden run's;
 - ``warm``: a warm ``harness.api.Evaluator``; ``--repeats`` sequential submissions of the bundled
   ReLU, call+exe and (on a GPU) with perf: latency p50 / p95 / max, and the median of each part of
-  a job's ``info.timing``, of ``worker_life_s`` (its worker's start to its reaping) and of
-  ``outside_worker_s`` (the rest of the latency: the evaluator's own work);
+  a job's ``info.timing``, of ``worker_life_s`` (its main worker's start to its reaping, the wait
+  for its other processes, ``share_wait_s``, included) and of ``outside_worker_s`` (the rest of the
+  latency: the evaluator's own work), and how many processes each submission ran in
+  (``--warm-shards`` fixes that number);
 - ``serve``: ``kernelbenchx serve``'s server in this process, 16 clients posting the same ReLU
   ``--repeats`` times each: latency p50 / p95 / max, requests per second, failed requests.
 Runs on the CPU too (interpreter), where the numbers describe the interpreter, not a GPU.
@@ -217,8 +219,9 @@ def case_modes(case: dict) -> dict | None:
     return {k: round(v, 5) if isinstance(v, float) else v for k, v in modes.items()}
 
 
-def warm(repeats: int, gpu: bool, on_part=lambda results: None) -> dict:
-    """Latency of a warm evaluator, call+exe and (on a GPU) with perf; ``on_part`` sees the results so far."""
+def warm(repeats: int, gpu: bool, on_part=lambda results: None, shards: int | None = None) -> dict:
+    """Latency of a warm evaluator, call+exe and (on a GPU) with perf; ``on_part`` sees the results so
+    far; ``shards``: the processes a submission is spread over (None: the evaluator's choice)."""
     from harness.api import Evaluator
     results = {}
     for name, perf in (("call_exe", False), ("with_perf", True)):
@@ -226,13 +229,13 @@ def warm(repeats: int, gpu: bool, on_part=lambda results: None) -> dict:
             results[name] = {"skipped": "no GPU"}
             continue
         started = time.monotonic()
-        with Evaluator(perf=perf) as ev:
+        with Evaluator(perf=perf, shards=shards) as ev:
             opened = time.monotonic() - started
             t = time.monotonic()
             ev.submit(TASK, RELU).result()  # the first job warms the reference cache and compile caches
             first = time.monotonic() - t
             _progress(f"warm {name}: opened in {opened:.2f} s, first job {first:.2f} s")
-            latencies, verdicts, timings, starts = [], [], [], []
+            latencies, verdicts, timings, starts, processes = [], [], [], [], []
             for i in range(repeats):
                 t = time.monotonic()
                 record = ev.submit(TASK, RELU).result()
@@ -242,13 +245,15 @@ def warm(repeats: int, gpu: bool, on_part=lambda results: None) -> dict:
                 timings.append({**(record["info"].get("timing") or {}), "worker_life_s": record["seconds"],
                                 "outside_worker_s": latencies[-1] - record["seconds"]})
                 starts.append(record["info"].get("worker_start"))
+                processes.append(record["info"].get("processes"))
                 _progress(f"warm {name}: {i + 1}/{repeats} {latencies[-1]:.2f} s {verdicts[-1]}")
         # the median of each part of a job (worker stages, perf phases): where one submission's time goes
         parts = {key: round(statistics.median(t.get(key, 0.0) for t in timings), 3)
                  for key in sorted({key for t in timings for key in t})}
         results[name] = {"open_s": round(opened, 2), "first_s": round(first, 2), **_percentiles(latencies),
                          "verdicts": sorted(set(verdicts)), "median_parts_s": parts,
-                         "worker_starts": dict(Counter(str(s) for s in starts))}  # spare: prewarmed by the fork server
+                         "worker_starts": dict(Counter(str(s) for s in starts)),  # spare: prewarmed by the fork server
+                         "processes": dict(Counter(str(p) for p in processes))}  # a submission's worker processes
         on_part(results)
     return results
 
@@ -310,6 +315,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="only compare a finished run's journal with the golden results committed now")
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--warm-shards", type=int, default=None,
+                        help="worker processes per submission in the warm part (default: the evaluator's choice)")
     parser.add_argument("--stack-dump-s", type=float, default=None,
                         help="print every thread's stack after this many seconds (where a run that hangs waits)")
     args = parser.parse_args(argv)
@@ -337,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
         def keep(results: dict) -> None:  # written as each mode ends, so a cut run keeps what it measured
             report["warm"] = results
             (out / "throughput.json").write_text(json.dumps(report, indent=2))
-        report["warm"] = warm(args.repeats, gpu, keep)
+        report["warm"] = warm(args.repeats, gpu, keep, shards=args.warm_shards)
         keep(report["warm"])
     if "serve" in parts:
         report["serve"] = serve(max(1, args.repeats // 4), args.clients, gpu)

@@ -422,6 +422,7 @@ class Evaluator:
                             return fails_numerically(task, cases, expected, event, path)
                     workers.stop_at_first_wrong(failing)
                 workers.follow(limits)
+                timing["share_wait_s"] = workers.share_wait_s
                 admission.release(keep=1)  # the other shares' processes are done
                 ran = workers.all_ran()
                 if not (self.perf_enabled and ran):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable
@@ -151,6 +152,9 @@ class JobWorkers:
     def __init__(self, workers: list[WorkerProcess]) -> None:
         self.workers = workers
         self.main = workers[0]
+        # seconds from the main process's report until every other share had reported too: part
+        # of the job's seconds that no stage of the main process shows
+        self.share_wait_s = 0.0
 
     def follow(self, limits: StageLimits) -> None:
         """Follow every process to its report (each under its own deadlines); the others are
@@ -168,8 +172,10 @@ class JobWorkers:
         try:
             self.main.follow_to_report(limits)
         finally:
+            reported = time.monotonic()
             for thread in threads:
                 thread.join()
+            self.share_wait_s = time.monotonic() - reported
 
     def stop_at_first_wrong(self, wrong: Callable[[dict, Path], bool]) -> None:
         """Fail-fast: every process stops being followed (and is then killed) as soon as any of
