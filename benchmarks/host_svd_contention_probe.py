@@ -5,7 +5,7 @@ Starts PROCS processes together; each decomposes the same shapes (one 2048x2048 
 and prints its seconds per shape. The question: do concurrent host SVDs on every core (each process
 an OpenMP team of all of them) slow each other down by orders of magnitude, and does one thread
 each avoid it?
-    python benchmarks/host_svd_contention_probe.py [--procs 5] [--rounds 2]
+    python benchmarks/host_svd_contention_probe.py [--procs 5] [--rounds 2] [--limit 60]
 Prints one JSON line per condition (median over processes and rounds of each shape's seconds), or
 that the condition's processes were killed after --limit seconds.
 """

@@ -76,7 +76,7 @@ HOST_SVD_BATCHED_MIN_N = 33  # cuSOLVER's batched Jacobi SVD takes matrices up t
 # LAPACK: on the H200's 16 cores, five judges' 2048x2048 SVDs then waited at the teams' barriers for
 # minutes (the golden run of 2026-12-04 (third): invert_matrix_lu's comparing 232 s, four jobs'
 # baseline processes out of time). One thread has no barriers to wait at and still decomposes a
-# 2048x2048 matrix in seconds; the lock keeps one process's judging threads from doing it twice over.
+# 2048x2048 matrix in seconds; the lock keeps a process's judging threads from running two at once.
 HOST_SVD_THREADS = 1
 _HOST_SVD_LOCK = threading.Lock()
 
