@@ -9,10 +9,13 @@ side writes with ``save_tensors``.
 
 from __future__ import annotations
 
+import copyreg
 import hashlib
 import io
 import os
+import pickle
 import stat
+import types
 import zipfile
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -110,22 +113,57 @@ def _check_archive(f: BinaryIO, path: Path, max_bytes: int, max_tensors: int | N
                                      f"{max_tensors} tensors")
 
 
-def save_tensors(obj: Any, target: Any) -> None:
-    """``torch.save`` of ``obj`` to ``target`` (a path or a binary file) without a CRC-32 per
-    record: ``load_tensors`` bounds sizes and never checks CRCs, and computing them cost about a
-    second per 512 MB, most of the time it took to judge an elementwise job's perf-size results."""
-    import torch
+class _ResultPickler(pickle.Pickler):
+    """The pickler of a worker's results: its own reduction rules, copied from copyreg's when the
+    worker imported this module, before any submission. Pickle otherwise looks each object's type
+    up in ``copyreg.dispatch_table``, a dict any code of the process may add to; a rule for
+    ``torch.Tensor`` added by a submission ran its code on every result as the harness saved it, and
+    could pickle something else in its place (a kernel writing zeros passed exe with PyTorch's
+    answer pickled instead: tests/adversarial/pickle_rule_forges_outputs.py)."""
 
-    options = getattr(torch.serialization, "get_crc32_options", None)
-    if options is None:  # torch < 2.6 computes them always
-        torch.save(obj, target)
-        return
-    before = options()
-    torch.serialization.set_crc32_options(False)
+    dispatch_table = dict(copyreg.dispatch_table)
+
+
+_RESULT_PICKLE = types.ModuleType("kbx_result_pickle")  # what torch.save takes as its pickle module
+_RESULT_PICKLE.Pickler = _ResultPickler
+# torch.save asks every "package" registered with torch.serialization.register_package where a
+# storage lives, handing it the storage before its bytes are written: a tagger a submission
+# registered could overwrite a result's storage with another answer as the harness saved it
+# (tests/adversarial/storage_tagger_forges_outputs.py). A worker freezes the list before the
+# import (freeze_serialization), and save_tensors saves with that copy.
+_frozen_packages: list | None = None
+
+
+def freeze_serialization() -> None:
+    """Keep a copy of torch's storage-location taggers as they are now; a worker calls this before
+    it imports the submission."""
+    global _frozen_packages
+    import torch.serialization
+
+    _frozen_packages = list(torch.serialization._package_registry)
+
+
+def save_tensors(obj: Any, target: Any) -> None:
+    """``torch.save`` of ``obj`` to ``target`` (a path or a binary file), pickled by
+    ``_ResultPickler``, with the taggers ``freeze_serialization`` kept (if it ran), and without a
+    CRC-32 per record: ``load_tensors`` bounds sizes and never checks CRCs, and computing them cost
+    about a second per 512 MB, most of the time it took to judge an elementwise job's perf-size
+    results."""
+    import torch.serialization as serialization
+
+    live = serialization._package_registry
+    options = getattr(serialization, "get_crc32_options", None)  # torch < 2.6 computes them always
+    before = options() if options else None
     try:
-        torch.save(obj, target)
+        if _frozen_packages is not None:
+            serialization._package_registry = list(_frozen_packages)
+        if options:
+            serialization.set_crc32_options(False)
+        serialization.save(obj, target, pickle_module=_RESULT_PICKLE)
     finally:
-        torch.serialization.set_crc32_options(before)
+        serialization._package_registry = live
+        if options:
+            serialization.set_crc32_options(before)
 
 
 # torch.save's archive: data.pkl, version, byteorder, .data/serialization_id, .format_version,

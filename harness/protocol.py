@@ -108,6 +108,30 @@ def _frozen_json_encoder() -> Callable[[Any], str]:
     return lambda value: join(iterencode(value, 0))
 
 
+def frozen_json_decoder() -> Callable[[str], Any]:
+    """A JSON parser bound now to the C scanner with json's default settings: unlike ``json.loads``,
+    which looks json's module-level default decoder up at every call, nothing a submission rebinds
+    later (that decoder, say, to read the parent's commands: which timed repetition is judged, the
+    seed the inputs' arrangement derives from) sees or changes what a worker parses."""
+    try:
+        from _json import make_scanner
+    except ImportError:  # pragma: no cover - CPython always has _json
+        return json.loads
+    scan, strip = make_scanner(json.JSONDecoder()), str.strip
+
+    def parse(text: str) -> Any:
+        text = strip(text)
+        try:
+            value, end = scan(text, 0)
+        except StopIteration as stop:
+            raise ValueError(f"not JSON at character {stop.value}") from None
+        if end != len(text):
+            raise ValueError(f"extra data after the JSON value at character {end}")
+        return value
+
+    return parse
+
+
 class EventWriter:
     """Writes signed events, one per line, to the parent's pipe (the child side of the protocol).
     It binds what it uses when made, before any submission code runs."""

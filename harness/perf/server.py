@@ -25,7 +25,6 @@ Commands (JSON lines on stdin) and replies (events on the report pipe):
 from __future__ import annotations
 
 import hashlib
-import json
 import secrets
 import sys
 import time
@@ -410,9 +409,10 @@ def _judge_saved(task: Task, inputs: Case, reference: CallRecord, path: Path) ->
 
 
 def stdin_commands() -> Iterator[dict]:
-    """The parent's commands, one JSON object per line on stdin (the stream as it is when this is
-    called: rebinding ``sys.stdin`` later changes nothing)."""
-    return _commands(sys.stdin, json.loads)
+    """The parent's commands, one JSON object per line on stdin (the stream and the JSON parser as
+    they are when this is called: rebinding ``sys.stdin`` or json's default decoder later changes
+    nothing and sees nothing)."""
+    return _commands(sys.stdin, protocol.frozen_json_decoder())
 
 
 def _commands(stream: Any, parse: Callable[[str], Any]) -> Iterator[dict]:

@@ -47,6 +47,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 FETCH_EVENT = "kernelbenchx.guard.original"
+# torch's constructor of operator libraries (torch.library.Library and everything built on it):
+# its stand-in also tells the guard which namespace a library registers kernels into.
+LIBRARY_KEY = "torch._C._dispatch_library"
 
 # Events refused to the submission whatever their arguments.
 REFUSED_EVENTS = frozenset({
@@ -144,6 +147,19 @@ def _proxy(key: str, original: Callable, audit: Callable = sys.audit, event: str
     return proxy
 
 
+def _library_proxy(key: str, original: Callable, audit: Callable = sys.audit, event: str = FETCH_EVENT) -> Callable:
+    """The stand-in for torch's operator-library constructor (``kind, ns, ...``): as :func:`_proxy`,
+    and the guard sees the namespace."""
+    def proxy(kind: Any, ns: Any, *args: Any, **kwargs: Any) -> Any:
+        box: list = []
+        audit(event, key, box, kind, ns)
+        return box[0](kind, ns, *args, **kwargs)
+    proxy.__name__ = getattr(original, "__name__", key.rsplit(".", 1)[-1])
+    proxy.__qualname__ = proxy.__name__
+    proxy.__doc__ = getattr(original, "__doc__", None)
+    return proxy
+
+
 def _proxied_names() -> list[tuple[str, str]]:
     """(module, attribute) pairs to hand out only to library callers, where present."""
     names = [("_thread", "start_new_thread"), ("_thread", "start_new"), ("_thread", "start_joinable_thread"),
@@ -165,7 +181,7 @@ def _proxied_names() -> list[tuple[str, str]]:
              ("torch._C._autograd", "_prepare_profiler"), ("torch._C._autograd", "_toggle_collection_dynamic"),
              ("torch._C._autograd", "_disable_profiler_legacy"), ("torch._C._autograd", "_enable_profiler_legacy"),
              ("torch._C._autograd", "_profiler_enabled"), ("torch.cuda.profiler", "stop"),
-             ("torch.cuda.profiler", "start")]
+             ("torch.cuda.profiler", "start"), ("torch._C", "_dispatch_library")]
     return [(m, a) for m, a in names if m in sys.modules and hasattr(sys.modules[m], a)]
 
 
@@ -178,7 +194,7 @@ def install_proxies() -> dict[str, Callable]:
         original = getattr(sys.modules[module_name], attr)
         key = f"{module_name}.{attr}"
         originals[key] = original
-        stand_ins.setdefault(id(original), _proxy(key, original))
+        stand_ins.setdefault(id(original), (_library_proxy if key == LIBRARY_KEY else _proxy)(key, original))
     for module in list(sys.modules.values()):  # one pass over every binding of every module
         namespace = getattr(module, "__dict__", None)
         if not isinstance(namespace, dict):
@@ -211,6 +227,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     launch_events, launch_entries = LAUNCH_PATH_EVENTS, frozenset(policy.launch_entries)
     this_file = function_code(_make_hook).co_filename
     library_types = frozenset(library_type_ids())
+    library_key, operator_namespaces = LIBRARY_KEY, operator_namespaces_now()
     read_fd = os.read
     codegen_files = frozenset(str(getattr(sys.modules.get(name), "__file__", "")) for name in CODEGEN_MODULES) - {""}
     # Triton's JIT writes each kernel's argument binder as source (create_function_from_signature)
@@ -395,11 +412,22 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         if event == "open":
             check_open(args, frame)
         elif event == fetch_event:
-            key, box = args
+            key, box = args[0], args[1]
             # The proxy raised this event; the deciding frame is whoever called the proxy.
             if frame is None or frame.f_code.co_filename != this_file or type_(box) is not list_:
                 refuse("ask the guard for originals")
-            if deciding(frame.f_back) == 2:
+            if key == library_key:
+                # Kernels registered for an operator that existed before the import replace
+                # PyTorch's own, for the harness's calls too (saving, copying and digesting results
+                # after the monitors stop), and run below the wrapper-op monitor: refused while the
+                # submission is on the stack, whoever builds the library, except by a library module
+                # being imported (torch registers its own then). New namespaces stay open.
+                ns = args[3] if len_(args) > 3 else None
+                if (type_(ns) is not str_ or ns in operator_namespaces) and submission_on_stack(frame) \
+                        and not importing_library(frame.f_back):
+                    refuse(f"register kernels into PyTorch's operator namespace {ns!r} (torch.library on operators "
+                           "the harness calls too)")
+            elif deciding(frame.f_back) == 2:
                 refuse(f"call {key} (it would blind the harness's monitors or start a thread)")
             box.append(originals[key])
         elif event in refused_events or event.startswith(refused_prefixes):
@@ -455,6 +483,14 @@ def library_type_ids() -> set[int]:
             if isinstance(value, type):
                 ids.add(id(value))
     return ids
+
+
+def operator_namespaces_now() -> frozenset[str]:
+    """The namespaces of every operator registered with PyTorch's dispatcher now (``aten``, ``prims``,
+    ...), and ``_`` (a library of fallbacks for all of them); empty without torch."""
+    torch_c = sys.modules.get("torch._C")
+    names = getattr(torch_c, "_dispatch_get_all_op_names", None)
+    return frozenset(str(name).split("::", 1)[0] for name in (names() if names else ())) | {"_"}
 
 
 def arm(policy: GuardPolicy, originals: dict[str, Callable],

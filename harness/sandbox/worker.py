@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import protocol
-from harness.bounded_io import save_tensors
+from harness.bounded_io import freeze_serialization, save_tensors
 from harness.protocol import EventWriter
 from harness.verdicts import ERROR, HARNESS_ERROR, INTEGRITY
 
@@ -146,6 +146,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     from harness.sandbox.confine import confine, set_limits
     set_limits(job.get("memory_limit"), **({"file_bytes": job["file_limit"]} if job.get("file_limit") else {}))
     torch = prepare_process(device, job["interpret"])  # done already in a prewarmed spare
+    freeze_serialization()  # how results are saved: as it is before the submission is imported
     from harness.invoke import call_case, clone_case
     from harness.sandbox.autotune import config_count, find_autotuners, pinned_configs
     from harness.sandbox.gpu_trace import KernelTrace, triton_kernel_names
