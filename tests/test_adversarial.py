@@ -94,6 +94,9 @@ EXPECTED = {
     # registered through torch.library (refused)
     "pickle_rule_forges_outputs": ("wrong", None, "all zeros"),
     "storage_tagger_forges_outputs": ("wrong", None, "all zeros"),
+    # ... and a garbage-collector callback run after the monitors stop (nothing is collected
+    # between a call and the saving of its result)
+    "gc_callback_forges_outputs": ("wrong", None, "all zeros"),
     "register_aten_kernel": ("integrity", "call", "register kernels into PyTorch's operator namespace 'aten'"),
 }
 

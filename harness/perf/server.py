@@ -24,6 +24,7 @@ Commands (JSON lines on stdin) and replies (events on the report pipe):
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import secrets
 import sys
@@ -319,20 +320,25 @@ class PerfServer:
             self.timer.sync()  # the input copies finish before the trace starts
             trace.__enter__()
         try:
-            with monitor:
-                record = call_case(self.sides[command["side"]], case.buffers)
-            self.tampered()
-            self.timer.sync()
+            try:
+                with monitor:
+                    record = call_case(self.sides[command["side"]], case.buffers)
+                    # no collection until the result is kept (copied): see _COLLECTOR_OFF
+                    _COLLECTOR_OFF()
+                self.tampered()
+                self.timer.sync()
+            finally:
+                if trace:
+                    trace.__exit__(None, None, None)
+            kernels = {"gpu_kernels": trace.kernels} if trace else {}
+            if monitor.forbidden or self.launches.count == before:
+                why = (f"the wrapper ran PyTorch compute ({', '.join(sorted(set(monitor.forbidden))[:4])})"
+                       if monitor.forbidden else "no Triton kernel was launched")
+                self.emit(protocol.CHECKED, integrity=f"at perf size, case {case.check_case.describe()}: {why}")
+                return
+            self._checks[index] = self._kept(record, index)
         finally:
-            if trace:
-                trace.__exit__(None, None, None)
-        kernels = {"gpu_kernels": trace.kernels} if trace else {}
-        if monitor.forbidden or self.launches.count == before:
-            why = (f"the wrapper ran PyTorch compute ({', '.join(sorted(set(monitor.forbidden))[:4])})"
-                   if monitor.forbidden else "no Triton kernel was launched")
-            self.emit(protocol.CHECKED, integrity=f"at perf size, case {case.check_case.describe()}: {why}")
-            return
-        self._checks[index] = self._kept(record, index)
+            _COLLECTOR_ON()
         self.emit(protocol.CHECKED, **kernels)
 
     def _timing_over(self) -> None:
@@ -406,6 +412,12 @@ def _judge_saved(task: Task, inputs: Case, reference: CallRecord, path: Path) ->
     if msg:
         return {"ok": False, "status": WRONG, "detail": f"at perf size, case {inputs.describe()}: {msg}"}
     return {"ok": True, "costs": costs}
+
+
+# A collection runs the submission's gc callbacks and finalizers: after a checked call, once the
+# monitors stop, they could rewrite its result unseen before the harness copies it. Bound when this
+# module is imported, before any submission.
+_COLLECTOR_OFF, _COLLECTOR_ON = gc.disable, gc.enable
 
 
 def stdin_commands() -> Iterator[dict]:

@@ -12,6 +12,7 @@ parent judges. Expected outputs never exist in this process.
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import sys
 import traceback
@@ -160,6 +161,7 @@ def run(job: dict, reporter: EventWriter) -> None:
 
     task = get_task(job["task_id"])
     commands = stdin_commands()  # bound to this process's stdin now, before the submission could swap it
+    collector_off, collector_on = gc.disable, gc.enable  # bound before the submission could rebind them
     sync = torch.cuda.synchronize if on_gpu else (lambda: None)
     protected = _protected_paths(job)
     policy = policy_for(job_dir, protected)
@@ -233,6 +235,10 @@ def run(job: dict, reporter: EventWriter) -> None:
                             except Exception as exc:  # noqa: BLE001 - the case fails; the others still run
                                 error = exc
                             else:
+                                # No collection until the result is saved: a collection runs the
+                                # submission's gc callbacks and finalizers, which, once the monitors
+                                # stop, could rewrite the result unseen before its bytes are written.
+                                collector_off()
                                 # Still watched: no mode of the submission's may answer the reads,
                                 # and its values are rebuilt from exact types (no subclass code runs).
                                 modes.check(depth)
@@ -249,8 +255,11 @@ def run(job: dict, reporter: EventWriter) -> None:
                 facts = [case_index, index, launches.count - before, sorted(set(monitor.forbidden)),
                          trace.runs if on_gpu else None,
                          None if error is None else format_error(error, str(submission))[-MAX_CALL_ERROR:]]
-                digest = None if payload is None else _save_outputs(
-                    {"case": case_index, "config": index, **payload}, job_dir / protocol.call_outputs_file(calls))
+                try:
+                    digest = None if payload is None else _save_outputs(
+                        {"case": case_index, "config": index, **payload}, job_dir / protocol.call_outputs_file(calls))
+                finally:
+                    collector_on()
                 reporter.emit(protocol.CALL_DONE, index=calls, facts=facts, outputs_sha256=digest)
                 calls += 1
         if index == 0:
