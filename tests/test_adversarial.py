@@ -57,6 +57,7 @@ EXPECTED = {
     # changing the harness's code or the libraries it calls
     "rebind_library_type": ("integrity", "call", "monkeypatch: the submission rebinds torch._tensor.Tensor.clone"),
     "rebind_during_call": ("integrity", "call", "monkeypatch: the submission rebinds torch.save"),
+    "blind_the_snapshot": ("integrity", "call", "monkeypatch: the submission rebinds builtins.all, operator.is_"),
     "swap_monitor_code": ("integrity", "call", "rebind __code__"),
     "run_harness_code": ("integrity", "call", "code.__new__"),
     "spoof_code_file": ("integrity", "call", "another file's name"),

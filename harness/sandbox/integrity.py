@@ -276,30 +276,34 @@ class ModuleSnapshot:
             self._classes.append((members, qualname, frozenset(names)))
         self._sizes = [len(members) for members, _, _ in self._classes]
         self._is_kind = lambda value, issubclass=issubclass, type=type, kinds=self.KINDS: issubclass(type(value), kinds)
+        # What the check itself calls, bound now: a submission that rebinds builtins.all or
+        # operator.is_ (module attributes, not types: the guard lets it) would otherwise make every
+        # later check find nothing, and then rebind whatever the harness calls next (torch.save).
+        self._calls = (all, map, zip, len, list, operator.is_, dict.get, _PROXY_GET)
 
     def changed(self, limit: int = 5) -> list[str]:
         """Names whose binding differs from the snapshot (at most ``limit``)."""
+        all_, map_, zip_, len_, list_, is_, dict_get, proxy_get = self._calls
         found: list[str] = []
-        is_ = operator.is_
-        for (spaces, attrs, values, owners), get in ((self._modules, dict.get), (self._members, _PROXY_GET)):
-            if all(map(is_, map(get, spaces, attrs), values)):
+        for (spaces, attrs, values, owners), get in ((self._modules, dict_get), (self._members, proxy_get)):
+            if all_(map_(is_, map_(get, spaces, attrs), values)):
                 continue
-            for space, attr, value, owner in zip(spaces, attrs, values, owners):
+            for space, attr, value, owner in zip_(spaces, attrs, values, owners):
                 if get(space, attr) is not value:  # a missing name reads as None, never a watched object
                     found.append(owner + "." + attr)
-                    if len(found) >= limit:
+                    if len_(found) >= limit:
                         return found
-        sizes = list(map(len, (members for members, _, _ in self._classes)))
+        sizes = list_(map_(len_, (members for members, _, _ in self._classes)))
         if sizes == self._sizes:
             return found  # only new names can shadow an inherited method
         is_kind = self._is_kind
-        for (members, owner, names), size, before in zip(self._classes, sizes, self._sizes):
+        for (members, owner, names), size, before in zip_(self._classes, sizes, self._sizes):
             if size == before:
                 continue
             for attr in members.keys() - names:
                 if is_kind(members.get(attr)):
                     found.append(owner + "." + attr)
-                    if len(found) >= limit:
+                    if len_(found) >= limit:
                         return found
         return found
 
