@@ -58,6 +58,7 @@ EXPECTED = {
     "rebind_library_type": ("integrity", "call", "monkeypatch: the submission rebinds torch._tensor.Tensor.clone"),
     "rebind_during_call": ("integrity", "call", "monkeypatch: the submission rebinds torch.save"),
     "blind_the_snapshot": ("integrity", "call", "monkeypatch: the submission rebinds builtins.all, operator.is_"),
+    "swap_sys_modules": ("integrity", "call", "monkeypatch: the submission rebinds sys.modules['hashlib']"),
     "swap_monitor_code": ("integrity", "call", "rebind __code__"),
     "run_harness_code": ("integrity", "call", "code.__new__"),
     "spoof_code_file": ("integrity", "call", "another file's name"),

@@ -256,6 +256,11 @@ class ModuleSnapshot:
         self._modules: tuple[list, list, list, list] = ([], [], [], [])  # namespaces, names, objects, owners
         self._members: tuple[list, list, list, list] = ([], [], [], [])
         classes: dict[int, tuple[str, type]] = {}
+        # sys.modules' entries too: an import statement finds a module there first, so a submission
+        # that swaps one would hand the harness's later imports (inside functions) its own module
+        # (not the harness's own entries, which the worker drops before the import, nor __main__)
+        kept = [(n, m) for n, m in list(sys.modules.items()) if not n.startswith(_NOT_KEPT_IN_SYS_MODULES)]
+        self._imported = (sys.modules, [n for n, _ in kept], [m for _, m in kept])
         for module_name, module in list(sys.modules.items()):
             namespace = getattr(module, "__dict__", None)
             if not isinstance(namespace, dict) or module_name.startswith(UNWATCHED_MODULES):
@@ -285,6 +290,13 @@ class ModuleSnapshot:
         """Names whose binding differs from the snapshot (at most ``limit``)."""
         all_, map_, zip_, len_, list_, is_, dict_get, proxy_get = self._calls
         found: list[str] = []
+        table, names, modules = self._imported  # the import system's own dict, whatever sys.modules names now
+        if not all_(map_(is_, map_(dict_get, [table] * len_(names), names), modules)):
+            for name, module in zip_(names, modules):
+                if dict_get(table, name) is not module:
+                    found.append(f"sys.modules[{name!r}]")
+                    if len_(found) >= limit:
+                        return found
         for (spaces, attrs, values, owners), get in ((self._modules, dict_get), (self._members, proxy_get)):
             if all_(map_(is_, map_(get, spaces, attrs), values)):
                 continue
@@ -322,6 +334,10 @@ _VOLATILE_CLASS_ATTRS = frozenset({"__dict__", "__weakref__", "__doc__", "__modu
 def _dunder(name: str) -> bool:
     return name.startswith("__") and name.endswith("__")
 
+
+# sys.modules entries the worker itself drops or replaces before the submission's import
+# (sandbox/guard.py scrub_modules), and the submission's own.
+_NOT_KEPT_IN_SYS_MODULES = ("harness", "__main__", "kbx_submission")
 
 # The submission's own module, and Triton's language modules: the interpreter rebinds their functions
 # while it runs a kernel, and the harness never calls them itself.
