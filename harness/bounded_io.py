@@ -131,15 +131,19 @@ _RESULT_PICKLE.Pickler = _ResultPickler
 # registered could overwrite a result's storage with another answer as the harness saved it
 # (tests/adversarial/storage_tagger_forges_outputs.py). A worker freezes the list before the
 # import (freeze_serialization), and save_tensors saves with that copy.
+# The module itself is kept too: an import statement in save_tensors would find whatever module a
+# submission put in sys.modules under torch's name.
 _frozen_packages: list | None = None
+_frozen_serialization: Any = None
 
 
 def freeze_serialization() -> None:
-    """Keep a copy of torch's storage-location taggers as they are now; a worker calls this before
-    it imports the submission."""
-    global _frozen_packages
+    """Keep torch's serialization module and a copy of its storage-location taggers as they are now;
+    a worker calls this before it imports the submission."""
+    global _frozen_packages, _frozen_serialization
     import torch.serialization
 
+    _frozen_serialization = torch.serialization
     _frozen_packages = list(torch.serialization._package_registry)
 
 
@@ -149,8 +153,10 @@ def save_tensors(obj: Any, target: Any) -> None:
     CRC-32 per record: ``load_tensors`` bounds sizes and never checks CRCs, and computing them cost
     about a second per 512 MB, most of the time it took to judge an elementwise job's perf-size
     results."""
-    import torch.serialization as serialization
-
+    if _frozen_serialization is not None:
+        serialization = _frozen_serialization
+    else:
+        import torch.serialization as serialization
     live = serialization._package_registry
     options = getattr(serialization, "get_crc32_options", None)  # torch < 2.6 computes them always
     before = options() if options else None

@@ -280,6 +280,8 @@ PERF_ATTACKS = {  # name -> (verdict, phrase in the perf detail)
     "perf_input_as_scratch": ("wrong", "the call changed it"),
     # right only on the repetition it heard would be judged, by listening to the commands' parser
     "perf_right_only_when_kept": ("wrong", "timed repetition"),
+    # a module swapped in sys.modules between the last check and the saving of the results
+    "perf_swap_before_save": ("integrity", "sys.modules['torch']"),
 }
 
 
@@ -316,6 +318,16 @@ def test_wrong_only_while_timed_is_wrong_on_cpu(tmp_path, monkeypatch):
     for rec in records.values():
         assert rec["exe"]["status"] == "ok", rec["exe"]
         assert rec["verdict"] == "wrong" and "timed repetition" in rec["perf"]["detail"], rec["perf"]
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")
+def test_a_module_swapped_before_the_perf_results_are_saved_is_caught_on_cpu(tmp_path, monkeypatch):
+    """Code of the submission's that runs when timing ends (a finalizer on the call buffers) finds
+    the results saved through the module bound before the import, and its swap reported."""
+    monkeypatch.setenv("KERNELBENCHX_PERF_ON_CPU", "1")
+    rec = _evaluate(tmp_path, ["perf_swap_before_save"])[0]
+    assert rec["exe"]["status"] == "ok", rec["exe"]
+    assert rec["verdict"] == "integrity" and "sys.modules['torch']" in rec["perf"]["detail"], rec["perf"]
 
 
 @pytest.mark.gpu

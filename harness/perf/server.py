@@ -355,9 +355,14 @@ class PerfServer:
     def _cmd_save(self, command: dict) -> None:
         """Candidate: write a kept result (the check call's, or ``which: timed`` the kept timed
         repetition's) for the parent's judge."""
-        self._timing_over()
+        self._timing_over()  # drops the call buffers: whatever that runs of the submission's runs now
         record = self._results(command).pop(int(command["case"]))
-        save_tensors(map_tensors(record.to_payload(), to_host), command["path"])
+        _COLLECTOR_OFF()  # nothing of the submission's runs from the check below until the bytes are written
+        try:
+            self.tampered()
+            save_tensors(map_tensors(record.to_payload(), to_host), command["path"])
+        finally:
+            _COLLECTOR_ON()
         self.emit(protocol.SAVED)
 
     def _cmd_judge(self, command: dict) -> None:
