@@ -13,7 +13,9 @@ parent judges. Expected outputs never exist in this process.
 from __future__ import annotations
 
 import gc
+import hashlib
 import importlib.util
+import io
 import sys
 import traceback
 from contextlib import nullcontext
@@ -92,7 +94,6 @@ def load_submission(path: Path):
 
 
 def _sha256_of(path: Path) -> str | None:
-    import hashlib
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
@@ -310,10 +311,9 @@ def _unchanged(snapshot: Any, modes: Any, launch_check: Any, when: str) -> None:
 
 def _save_outputs(payload: dict, path: Path) -> str:
     """Write a call's tensors where the parent reads them; returns the file's SHA-256, which the
-    signed call_done event carries (so the parent reads exactly these bytes)."""
-    import hashlib
-    import io
-
+    signed call_done event carries (so the parent reads exactly these bytes). hashlib and io are
+    this module's, bound before the import: an import here would find whatever module the
+    submission put in sys.modules under their names."""
     buffer = io.BytesIO()
     save_tensors(payload, buffer)
     data = buffer.getvalue()
