@@ -141,10 +141,7 @@ def _proxy(key: str, original: Callable, audit: Callable = sys.audit, event: str
         box: list = []
         audit(event, key, box)
         return box[0](*args, **kwargs)
-    proxy.__name__ = getattr(original, "__name__", key.rsplit(".", 1)[-1])
-    proxy.__qualname__ = proxy.__name__
-    proxy.__doc__ = getattr(original, "__doc__", None)
-    return proxy
+    return _named_like(proxy, key, original)
 
 
 def _library_proxy(key: str, original: Callable, audit: Callable = sys.audit, event: str = FETCH_EVENT) -> Callable:
@@ -154,6 +151,11 @@ def _library_proxy(key: str, original: Callable, audit: Callable = sys.audit, ev
         box: list = []
         audit(event, key, box, kind, ns)
         return box[0](kind, ns, *args, **kwargs)
+    return _named_like(proxy, key, original)
+
+
+def _named_like(proxy: Callable, key: str, original: Callable) -> Callable:
+    """``proxy`` under ``original``'s name and docstring."""
     proxy.__name__ = getattr(original, "__name__", key.rsplit(".", 1)[-1])
     proxy.__qualname__ = proxy.__name__
     proxy.__doc__ = getattr(original, "__doc__", None)
