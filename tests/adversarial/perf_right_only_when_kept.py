@@ -40,19 +40,21 @@ def _relu_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def _max_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+def _max_kernel(x_ptr, out_ptr, first_ptr, n, BLOCK: tl.constexpr):
     best = tl.full((BLOCK,), float("-inf"), tl.float32)
     for start in range(0, n, BLOCK):
         offs = start + tl.arange(0, BLOCK).to(tl.int64)
         best = tl.maximum(best, tl.load(x_ptr + offs, mask=offs < n, other=float("-inf")))
     tl.store(out_ptr, tl.max(best, axis=0))
-    tl.store(out_ptr + 1, tl.load(x_ptr))
+    tl.store(first_ptr, tl.load(x_ptr))
 
 
 def _largest_and_first(x):
-    out = torch.empty(2, dtype=torch.float32, device=x.device)
-    _max_kernel[(1,)](x, out, x.numel(), BLOCK=4096)
-    return tuple(out.tolist())
+    # two scalars read with .item(), as an honest wrapper may (a .tolist() copy would be flagged natively)
+    largest = torch.empty(1, dtype=torch.float32, device=x.device)
+    first = torch.empty(1, dtype=torch.float32, device=x.device)
+    _max_kernel[(1,)](x, largest, first, x.numel(), BLOCK=4096)
+    return largest.item(), first.item()
 
 
 def _judged_now(first_value) -> bool:
