@@ -43,6 +43,18 @@ class Judgement(NamedTuple):
     cases: tuple | list = ()
 
 
+FATAL_ERROR = "Fatal Python error"  # how faulthandler (enabled in the worker) begins its report of a native crash
+
+
+def crash_text(stderr_tail: str, limit: int = 1000) -> str:
+    """What of a dead worker's stderr goes into its verdict: from faulthandler's report of the
+    crash on (the innermost frames come first there, so the last ``limit`` characters would show
+    only the worker's own outermost frames), else the end of the stream."""
+    text = stderr_tail.strip()
+    start = text.rfind(FATAL_ERROR)
+    return text[start:start + limit] if start >= 0 else text[-limit:]
+
+
 def judge_worker(task: Task, outcome: WorkerOutcome, cases: list[Case], expected: list[CallRecord]) -> Judgement:
     """Verdicts for one worker run (or the outcomes of a job's workers merged into one, see
     run/shards.py). The calls the worker finished are judged even when it then timed out, crashed
@@ -63,7 +75,7 @@ def judge_worker(task: Task, outcome: WorkerOutcome, cases: list[Case], expected
     if report is None:
         detail = outcome.crash_reason()
         if outcome.stderr_tail.strip():
-            detail += "\n" + outcome.stderr_tail.strip()[-1000:]
+            detail += "\n" + crash_text(outcome.stderr_tail)
         return _failed_at(outcome.stage, StageResult(CRASHED, detail), kept())
     status = report.get("status")
     # Where a failure happened is the parent's own record of the stages it let pass (each once,

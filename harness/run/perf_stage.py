@@ -26,7 +26,7 @@ from harness import protocol
 from harness.config import StageLimits
 from harness.perf.timing import precise_enough, reps_per_round
 from harness.protocol import CANDIDATE
-from harness.run.judge import library_kernels, names_in
+from harness.run.judge import crash_text, library_kernels, names_in
 from harness.run.process import WorkerProcess
 from harness.run.quiet import JobClock, QuietGpu
 from harness.run.zygote import Zygote
@@ -50,7 +50,7 @@ def _candidate_failed(proc: WorkerProcess, event: dict | None, what: str) -> Per
         if proc.outcome.timed_out:
             return PerfFailure(StageResult(TIMEOUT, f"perf stage exceeded its time limit ({what})"))
         proc.close()
-        return PerfFailure(StageResult(CRASHED, f"{proc.outcome.crash_reason()} ({what})\n{proc.outcome.stderr_tail[-800:]}".strip()))
+        return PerfFailure(StageResult(CRASHED, f"{proc.outcome.crash_reason()} ({what})\n{crash_text(proc.outcome.stderr_tail, 800)}".strip()))
     detail = str(event.get("detail", ""))[:4000]
     status = event.get("status") if event.get("status") in (ERROR, INTEGRITY) else ERROR  # never a pass
     return PerfFailure(StageResult(status, f"{what}: {detail}"))

@@ -55,22 +55,29 @@ class WorkerOutcome:
         ends = [t for _, t in marks[1:]] + [self.report_time if self.report_time is not None else self.seconds]
         return {stage: round(max(end - start, 0.0), 3) for (stage, start), end in zip(marks, ends)}
 
-    def crash_reason(self) -> str:
+    def signal_name(self) -> str | None:
+        """The signal the process died of (``SIGSEGV``, ...), None if it exited."""
         code = self.returncode
-        if code is not None and code < 0:
-            try:
-                name = signal.Signals(-code).name
-            except ValueError:
-                name = f"signal {-code}"
+        if code is None or code >= 0:
+            return None
+        try:
+            return signal.Signals(-code).name
+        except ValueError:
+            return f"signal {-code}"
+
+    def crash_reason(self) -> str:
+        name = self.signal_name()
+        if name is not None:
             why = {"SIGSEGV": "segmentation fault", "SIGKILL": "killed (out of memory?)",
                    "SIGABRT": "aborted", "SIGBUS": "bus error"}.get(name, name)
             return f"worker died: {why} ({name}) during {self.stage}"
-        return f"worker exited with code {code} during {self.stage} without reporting (os._exit / sys.exit in the submission?)"
+        return f"worker exited with code {self.returncode} during {self.stage} without reporting (os._exit / sys.exit in the submission?)"
 
 
 MAX_EVENT_BYTES = 8 << 20   # all events of one process (a worker sends a few kB; perf a few hundred)
 MAX_LINE_BYTES = 1 << 20    # one event
 MAX_KEPT_EVENTS = 1000
+STDERR_TAIL_BYTES = 4000  # of a worker's stderr kept: room for faulthandler's stack of a native crash
 MAX_CALLS = 128 * 256        # call_done events of one worker (configs x cases, far above any task)
 
 
@@ -291,5 +298,5 @@ class WorkerProcess:
             self.outcome.returncode = self.proc.wait()
             self.outcome.seconds = time.monotonic() - self._start
             self.outcome.close_s = time.monotonic() - closing
-            self.outcome.stderr_tail = read_tail(self._stderr)
+            self.outcome.stderr_tail = read_tail(self._stderr, STDERR_TAIL_BYTES)
         return self.outcome

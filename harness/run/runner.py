@@ -36,7 +36,7 @@ from harness.run.shards import JobWorkers, ProcessSlots, shares_wanted, split_ca
 from harness.run.submissions import Job
 from harness.run.zygote import Zygote
 from harness.task import get_task
-from harness.verdicts import ERROR, HARNESS_ERROR, INTEGRITY, SKIPPED, JobResult, StageResult, core_passed
+from harness.verdicts import CRASHED, ERROR, HARNESS_ERROR, INTEGRITY, SKIPPED, JobResult, StageResult, core_passed
 
 # Largest file a worker may write when perf runs: its check-set results at perf sizes (outputs and
 # arguments after the call) go through a file in its job dir.
@@ -71,6 +71,18 @@ def _sandbox_level(outcome) -> str | None:
 def _configs_checked(outcome) -> list[str] | None:
     configs = (outcome.report or {}).get("configs")
     return [str(c)[:300] for c in configs[:128]] if isinstance(configs, list) else None
+
+
+NATIVE_FAULTS = ("SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT")  # not SIGKILL: the parent's own or the OOM killer's
+MAX_RETRY_DETAIL = 1500  # characters of the first crash kept in info.retried_after_crash
+
+
+def native_crash(result: JobResult) -> str | None:
+    """The crash detail when ``result``'s worker died of a native fault during call or exe, else None."""
+    if result.info.get("worker_signal") not in NATIVE_FAULTS:
+        return None
+    crashed = [stage for stage in (result.call, result.exe) if stage.status == CRASHED]
+    return crashed[0].detail[:MAX_RETRY_DETAIL] if crashed else None
 
 
 @dataclass
@@ -360,11 +372,22 @@ class Evaluator:
         A job whose perf stage ran out of GPU memory while other jobs held theirs is evaluated once
         more, holding the GPU's whole perf budget (the estimate of what a job holds was too low, or
         another job went over its own: not this submission's doing); that second verdict is final
-        and says it was measured alone (``info.perf_retried_alone``)."""
+        and says it was measured alone (``info.perf_retried_alone``).
+
+        A job whose worker died of a native fault (SIGSEGV, SIGBUS, ...) during call or exe is
+        evaluated once more in fresh processes: such a crash can be the harness's own tools' (the
+        CUDA profiler that records a call's kernels segfaulted once in a suite on the H200, on a
+        bundled solution that passed six runs after). The second verdict is final, whatever it is,
+        and the first crash stays on record (``info.retried_after_crash``); a submission that
+        crashes every time is crashed."""
         limits = limits or self.config.limits
         if job.error:
             return self._result(job, StageResult(ERROR, job.error), StageResult(SKIPPED, "call did not pass"))
         result, shared_oom = self._evaluate_once(job, slot, limits, admission, alone=False)
+        crash = native_crash(result)
+        if crash:
+            result, shared_oom = self._evaluate_once(job, slot, limits, None, alone=False)
+            result.info["retried_after_crash"] = crash
         if not shared_oom:
             return result
         retried, _ = self._evaluate_once(job, slot, limits, None, alone=True)
@@ -480,6 +503,8 @@ class Evaluator:
                     "configs": _configs_checked(outcome), "source_task": task.id, "processes": len(shares),
                     "timing": {key: round(value, 3) for key, value in timing.items()}}
             info.update(perf_info)
+            if outcome.report is None and outcome.signal_name():  # died without reporting (a retry may follow)
+                info["worker_signal"] = outcome.signal_name()
             if baseline is not None:  # forked by the fork server, or a new interpreter
                 info["baseline_containment"] = baseline.containment
             return self._result(job, call, exe, outcome.seconds, info, perf, metrics, verdicts), shared_oom

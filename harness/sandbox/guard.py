@@ -42,6 +42,7 @@ import os
 import site
 import sys
 import sysconfig
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -480,10 +481,12 @@ def library_type_ids() -> set[int]:
     """Identities of the classes bound in every loaded module (before the submission is): their
     attributes are the libraries' behaviour, which the submission must not rebind."""
     ids: set[int] = set()
-    for module in list(sys.modules.values()):
-        for value in list(getattr(module, "__dict__", {}).values()):
-            if isinstance(value, type):
-                ids.add(id(value))
+    with warnings.catch_warnings():  # a deprecated name's warning (torch.distributed.reduce_op) is noise in every job's stderr
+        warnings.simplefilter("ignore")
+        for module in list(sys.modules.values()):
+            for value in list(getattr(module, "__dict__", {}).values()):
+                if isinstance(value, type):
+                    ids.add(id(value))
     return ids
 
 

@@ -12,6 +12,7 @@ parent judges. Expected outputs never exist in this process.
 
 from __future__ import annotations
 
+import faulthandler
 import gc
 import hashlib
 import importlib.util
@@ -146,6 +147,9 @@ def run(job: dict, reporter: EventWriter) -> None:
     on_gpu = device.startswith("cuda")
 
     from harness.sandbox.confine import confine, set_limits
+    # A native crash (a segfault in a library, the profiler, or the submission's own doing) then
+    # leaves the Python stack of the crash in the job's stderr, which goes into the verdict.
+    faulthandler.enable(all_threads=True)
     set_limits(job.get("memory_limit"), **({"file_bytes": job["file_limit"]} if job.get("file_limit") else {}))
     torch = prepare_process(device, job["interpret"])  # done already in a prewarmed spare
     freeze_serialization()  # how results are saved: as it is before the submission is imported
