@@ -121,11 +121,16 @@ class _ResultPickler(pickle.Pickler):
     could pickle something else in its place (a kernel writing zeros passed exe with PyTorch's
     answer pickled instead: tests/adversarial/pickle_rule_forges_outputs.py)."""
 
-    dispatch_table = dict(copyreg.dispatch_table)
+    # read-only: the class is reachable (object.__subclasses__()), and adding to a dict is no
+    # rebinding the guard or the module snapshot would see
+    dispatch_table = types.MappingProxyType(dict(copyreg.dispatch_table))
 
 
-_RESULT_PICKLE = types.ModuleType("kbx_result_pickle")  # what torch.save takes as its pickle module
-_RESULT_PICKLE.Pickler = _ResultPickler
+class _RESULT_PICKLE:
+    """What torch.save takes as its pickle module: a class, whose attributes the guard keeps the
+    submission from rebinding (a module object's it would not)."""
+
+    Pickler = _ResultPickler
 # torch.save asks every "package" registered with torch.serialization.register_package where a
 # storage lives, handing it the storage before its bytes are written: a tagger a submission
 # registered could overwrite a result's storage with another answer as the harness saved it
@@ -133,7 +138,7 @@ _RESULT_PICKLE.Pickler = _ResultPickler
 # import (freeze_serialization), and save_tensors saves with that copy.
 # The module itself is kept too: an import statement in save_tensors would find whatever module a
 # submission put in sys.modules under torch's name.
-_frozen_packages: list | None = None
+_frozen_packages: tuple | None = None
 _frozen_serialization: Any = None
 
 
@@ -144,7 +149,7 @@ def freeze_serialization() -> None:
     import torch.serialization
 
     _frozen_serialization = torch.serialization
-    _frozen_packages = list(torch.serialization._package_registry)
+    _frozen_packages = tuple(torch.serialization._package_registry)  # a tuple: no code can add to it
 
 
 def save_tensors(obj: Any, target: Any) -> None:

@@ -110,6 +110,32 @@ def _plain(obj: Any, budget: list[int]) -> Any:
 _type_name = type.__dict__["__name__"].__get__  # type's own, whatever a metaclass defines
 
 
+def not_plain(obj: Any, budget: int = MAX_VALUES) -> str | None:
+    """What in ``obj`` is not built from exact types (:func:`_plain` would keep it whole), or None.
+    Reads only real types (``type()``, never a ``__class__`` the object defines) and iterates
+    containers with the built-in types' own methods, so no code of a submission's runs: cheap
+    enough for every timed repetition's result, none of which may be a value that does its work
+    only when the harness reads it."""
+    stack, left = [obj], budget
+    while stack:
+        left -= 1
+        if left < 0:
+            return f"more than {budget} values"
+        value = stack.pop()
+        kind = type(value)
+        if kind is torch.Tensor or kind in _SCALARS:
+            continue
+        if kind is list:
+            stack.extend(list.__iter__(value))
+        elif kind is tuple or kind in _RETURN_TYPES:
+            stack.extend(tuple.__iter__(value))
+        elif kind is dict:
+            stack.extend(dict.values(value))
+        else:
+            return f"a value of type {_name(kind)}"
+    return None
+
+
 def _name(kind: type) -> str:
     return str.__str__(_type_name(kind))
 

@@ -188,14 +188,21 @@ def numel_bytes(t: torch.Tensor) -> int:
 
 
 def tensor_leaves(obj: Any) -> list[torch.Tensor]:
-    """All tensors inside nested tuples/lists/dicts (and namedtuples such as torch.return_types)."""
-    if isinstance(obj, torch.Tensor):
+    """All tensors inside nested tuples/lists/dicts (and namedtuples such as torch.return_types).
+    By real types and the built-in containers' own iteration: a candidate's result may define a
+    ``__class__`` property or ``__iter__``, which reading it here must not run."""
+    kind = type(obj)
+    if issubclass(kind, torch.Tensor):
         return [obj]
-    if isinstance(obj, (tuple, list)):
-        return [t for x in obj for t in tensor_leaves(x)]
-    if isinstance(obj, dict):
-        return [t for x in obj.values() for t in tensor_leaves(x)]
-    return []
+    if issubclass(kind, tuple):
+        items = tuple.__iter__(obj)
+    elif issubclass(kind, list):
+        items = list.__iter__(obj)
+    elif issubclass(kind, dict):
+        items = dict.values(obj)
+    else:
+        return []
+    return [t for x in items for t in tensor_leaves(x)]
 
 
 def map_tensors(obj: Any, fn) -> Any:

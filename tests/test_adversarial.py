@@ -100,6 +100,20 @@ EXPECTED = {
     # between a call and the saving of its result)
     "gc_callback_forges_outputs": ("wrong", None, "all zeros"),
     "register_aten_kernel": ("integrity", "call", "register kernels into PyTorch's operator namespace 'aten'"),
+    # ... and hooks in state the harness's code reads after the call (torch.save's thread-local
+    # flags, builtins.__import__, a knobs entry whose metaclass answers __module__): they run, but
+    # find the tensors the call returned, not the harness's copy, so the kernel's zeros are judged
+    "fix_up_in_serialization_state": ("wrong", None, "all zeros"),
+    "fix_up_in_builtin_import": ("wrong", None, "all zeros"),
+    "fix_up_in_knobs_check": ("wrong", None, "all zeros"),
+    "replace_os_environ": ("integrity", "call", "os.environ was replaced"),
+    "fix_up_from_signal_handler": ("integrity", "call", "may not call signal"),
+    "launch_check_globals_replaced": ("integrity", "call", "launch_check.COMPILER_ENV_NAMES"),
+    # PyTorch work below the monitor: an operator of the submission's own library named like a copy,
+    # a tensor subclass's __torch_dispatch__, the scalar-op limit cleared through the class
+    "custom_op_named_like_copy": ("integrity", "exe", "kbxevil::clone"),
+    "subclass_dispatch_below_monitor": ("integrity", "exe", "__torch_dispatch__"),
+    "scalar_limit_cleared": ("integrity", ("call", "exe"), "element-wise work on the host"),
 }
 
 # The CLI's own peak: VmHWM, the high-water mark of this process image. Not getrusage's ru_maxrss,
@@ -328,6 +342,57 @@ def test_a_module_swapped_before_the_perf_results_are_saved_is_caught_on_cpu(tmp
     rec = _evaluate(tmp_path, ["perf_swap_before_save"])[0]
     assert rec["exe"]["status"] == "ok", rec["exe"]
     assert rec["verdict"] == "integrity" and "sys.modules['torch']" in rec["perf"]["detail"], rec["perf"]
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")
+def test_a_saved_result_rewritten_before_it_is_judged_is_not_judged_on_cpu(tmp_path, monkeypatch):
+    """Timed repetitions that do no work, and a gc callback that rewrites the saved result with
+    PyTorch's answer before the judge reads it: the candidate collects nothing once timing is over,
+    and the judge reads only the bytes whose digest the signed event names, so the timed
+    repetition's own (wrong) result is what is judged."""
+    monkeypatch.setenv("KERNELBENCHX_PERF_ON_CPU", "1")
+    rec = _evaluate(tmp_path, ["perf_gc_rewrites_saved_result"])[0]
+    assert rec["exe"]["status"] == "ok", rec["exe"]
+    assert rec["verdict"] == "wrong" and "timed repetition" in rec["perf"]["detail"], rec["perf"]
+
+
+LAZY_RESULT = """
+
+_honest_min = min
+
+
+class _Lazy(list):
+    # A result that does its work only when read: isinstance() asks for __class__
+    def __init__(self, args):
+        super().__init__([None, None])
+        self._args = args
+
+    @property
+    def __class__(self):
+        if list.__getitem__(self, 0) is None:
+            list.__setitem__(self, slice(None), list(_honest_min(*self._args)))
+        return list
+
+
+def min(input_tensor, dim, keepdim=False):
+    if torch._C._len_torch_dispatch_stack():  # watched (exe, the perf check call): honest
+        return _honest_min(input_tensor, dim, keepdim)
+    return _Lazy((input_tensor, dim, keepdim))
+"""
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")
+def test_a_timed_result_that_works_only_when_read_is_refused_on_cpu(monkeypatch):
+    """The bundled min solution behind a wrapper whose unwatched calls return a list that computes
+    only when the harness inspects it: only the kept repetition would do any work. Every timed
+    repetition's result must be built of exact types."""
+    from harness.api import Evaluator
+    monkeypatch.setenv("KERNELBENCHX_PERF_ON_CPU", "1")
+    code = (ROOT / "solutions" / "Reduce" / "min.py").read_text() + LAZY_RESULT
+    with Evaluator(perf=True, workers=1, shards=1, timeout=240) as ev:
+        rec = ev.submit("Reduce/min.py", code).result(timeout=900)
+    assert rec["exe"]["status"] == "ok", rec["exe"]
+    assert rec["verdict"] == "integrity" and "returned a value of type _Lazy" in rec["perf"]["detail"], rec["perf"]
 
 
 @pytest.mark.gpu

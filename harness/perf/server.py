@@ -37,8 +37,8 @@ import torch
 from harness import protocol
 from harness.compare import judge_saved
 from harness.bounded_io import load_tensors, save_tensors
-from harness.invoke import (CallRecord, argument_storages, call_case, clone_case, detached,
-                            record_of, saved_payload_limit)
+from harness.invoke import (CallRecord, ForeignValue, argument_storages, call_case, clone_case, detached,
+                            not_plain, record_of, saved_payload_limit)
 from harness.kept import changed_leaves, kept_record
 from harness.perf.roofline import case_dtype
 from harness.perf.timing import SLOW_CALL_MS, EventTimer, estimate_ms, gpu_probe, settle
@@ -291,6 +291,12 @@ class PerfServer:
         storages = argument_storages(case.buffers)
 
         def after(rep: int, output: Any) -> None:
+            # every repetition's result, kept or not: one that did its work only when read (a
+            # __class__ property, say) would be timed doing nothing whenever it was not kept
+            foreign = not_plain(output)
+            if foreign:
+                raise ForeignValue(f"tampering: timed repetition {rep} returned {foreign} (return plain tensors, "
+                                   "tuples, lists, dicts or numbers)")
             if rep == keep:
                 self._timed[index] = self._kept(record_of(output, case.buffers, storages), index)
 
@@ -327,18 +333,23 @@ class PerfServer:
                     record = call_case(self.sides[command["side"]], case.buffers)
                     # no collection until the result is kept (copied): see _COLLECTOR_OFF
                     _COLLECTOR_OFF()
-                self.tampered()
                 self.timer.sync()
             finally:
                 if trace:
                     trace.__exit__(None, None, None)
+            # kept (copied) before the checks run code that reads state the submission may have
+            # changed (the environment, Triton's knobs): a hook of its own there finds the tensors it
+            # returned, not the harness's copy; the checks then judge the hook. (Outside the trace:
+            # the copy's kernels are the harness's.)
+            kept = self._kept(record, index)
+            self.tampered()
             kernels = {"gpu_kernels": trace.kernels} if trace else {}
             if monitor.forbidden or self.launches.count == before:
                 why = (f"the wrapper ran PyTorch compute ({', '.join(sorted(set(monitor.forbidden))[:4])})"
                        if monitor.forbidden else "no Triton kernel was launched")
                 self.emit(protocol.CHECKED, integrity=f"at perf size, case {case.check_case.describe()}: {why}")
                 return
-            self._checks[index] = self._kept(record, index)
+            self._checks[index] = kept
         finally:
             _COLLECTOR_ON()
         self.emit(protocol.CHECKED, **kernels)
@@ -356,16 +367,21 @@ class PerfServer:
 
     def _cmd_save(self, command: dict) -> None:
         """Candidate: write a kept result (the check call's, or ``which: timed`` the kept timed
-        repetition's) for the parent's judge."""
+        repetition's) for the parent's judge; the signed ``saved`` event names the SHA-256 of the
+        bytes the harness wrote, which the judge reads from a private copy and checks. The file is
+        the job directory's, so code of the submission's that runs later (a hook in the library code
+        of the next save, say) could rewrite it while it is judged: the digest makes that a verdict,
+        not a forged pass (tests/adversarial/perf_rewrite_saved_result.py)."""
         self._timing_over()  # drops the call buffers: whatever that runs of the submission's runs now
+        # From now on nothing is collected in this process (it only saves, then ends): a collection
+        # would run the submission's gc callbacks between two saves.
+        _COLLECTOR_OFF()
         record = self._results(command).pop(int(command["case"]))
-        _COLLECTOR_OFF()  # nothing of the submission's runs from the check below until the bytes are written
-        try:
-            self.tampered()
-            save_tensors(map_tensors(record.to_payload(), to_host), command["path"])
-        finally:
-            _COLLECTOR_ON()
-        self.emit(protocol.SAVED)
+        self.tampered()
+        with _OPEN(command["path"], "wb") as file:
+            digest = _DigestingWriter(file)
+            save_tensors(map_tensors(record.to_payload(), to_host), digest)
+        self.emit(protocol.SAVED, sha256=digest.hexdigest())
 
     def _cmd_judge(self, command: dict) -> None:
         """Baseline: judge the candidate's saved result against the kept reference for the same inputs."""
@@ -374,7 +390,8 @@ class PerfServer:
         reference = self._results(command).pop(index)
         timed = command.get("which") == protocol.TIMED_RESULT
         inputs = self._timed_inputs.pop(index, self.cases[index].check_case) if timed else self.cases[index].check_case
-        self.emit(protocol.VERDICT, **_judge_saved(self.task, inputs, reference, Path(command["path"])))
+        self.emit(protocol.VERDICT, **_judge_saved(self.task, inputs, reference, Path(command["path"]),
+                                                   str(command.get("sha256") or "")))
 
 
 def to_host(t: torch.Tensor) -> torch.Tensor:
@@ -397,15 +414,18 @@ def _dtype_of(case: Case, output: Any, declared: str | None = None) -> str:
     return case_dtype(tensor_leaves(list(case.args) + list(case.kwargs.values()) + [output]), declared)
 
 
-def _judge_saved(task: Task, inputs: Case, reference: CallRecord, path: Path) -> dict:
-    """Judge a result the candidate saved (a file it wrote) against the reference's for the same
-    ``inputs`` (what a custom check reads besides the outputs). Besides the verdict: the seconds
-    loading and comparing took and the file's size, for the job's time breakdown."""
+def _judge_saved(task: Task, inputs: Case, reference: CallRecord, path: Path, sha256: str) -> dict:
+    """Judge a result the candidate saved (a file it wrote, whose bytes must have the SHA-256 its
+    signed ``saved`` event named) against the reference's for the same ``inputs`` (what a custom
+    check reads besides the outputs). Besides the verdict: the seconds loading and comparing took
+    and the file's size, for the job's time breakdown."""
     clock = time.perf_counter()
     costs: dict[str, float] = {}
     try:
         costs["bytes"] = float(path.lstat().st_size)
-        payload = load_tensors(path, saved_payload_limit([reference]))
+        # read into this process's memory and checked there (the candidate lives on and could
+        # change a file this process only mapped)
+        payload = load_tensors(path, saved_payload_limit([reference]), sha256=sha256)
     except Exception as exc:  # noqa: BLE001 - the file came from the untrusted process
         return {"ok": False, "status": INTEGRITY, "detail": f"perf check result unreadable ({type(exc).__name__}: {str(exc)[:300]})"}
     finally:
@@ -421,10 +441,29 @@ def _judge_saved(task: Task, inputs: Case, reference: CallRecord, path: Path) ->
     return {"ok": True, "costs": costs}
 
 
+class _DigestingWriter:
+    """A binary file that hashes what is written through it (torch.save's stream, before any other
+    code could change the file)."""
+
+    def __init__(self, file: Any) -> None:
+        self._file, self._hash = file, _SHA256()
+
+    def write(self, data: Any) -> int:
+        self._hash.update(data)
+        return self._file.write(data)
+
+    def flush(self) -> None:
+        self._file.flush()
+
+    def hexdigest(self) -> str:
+        return self._hash.hexdigest()
+
+
 # A collection runs the submission's gc callbacks and finalizers: after a checked call, once the
 # monitors stop, they could rewrite its result unseen before the harness copies it. Bound when this
 # module is imported, before any submission.
 _COLLECTOR_OFF, _COLLECTOR_ON = gc.disable, gc.enable
+_SHA256, _OPEN = hashlib.sha256, open
 
 
 def stdin_commands() -> Iterator[dict]:

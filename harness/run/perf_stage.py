@@ -186,6 +186,10 @@ def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[d
             "settle": {k: settled.get(k) for k in ("quiet", "waited_s", "probes", "slowest_us")}}
 
 
+def _is_sha256(value: Any) -> bool:
+    return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+
+
 def replace_kept(first: int, reps: int, draw: random.Random = _KEPT_REP) -> int | None:
     """For timed calls ``first .. first+reps-1`` of the candidate: the one whose result replaces the
     one kept so far to be judged, or None. A reservoir of one: after any number of rounds, every
@@ -279,9 +283,12 @@ def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int,
             costs["saving"] += time.monotonic() - clock
             if event is None or event.get("event") != protocol.SAVED:
                 raise _candidate_failed(candidate, event, f"saving the {what} result of case {case}")
+            if not _is_sha256(event.get("sha256")):
+                raise PerfFailure(StageResult(INTEGRITY, f"protocol: the saved {what} result of case {case} "
+                                                         "came without its SHA-256"))
             if judging:
                 verdict_of(judging)
-            if not baseline.send({"cmd": protocol.CMD_JUDGE, **command}):
+            if not baseline.send({"cmd": protocol.CMD_JUDGE, **command, "sha256": event["sha256"]}):
                 raise _baseline_failed(baseline, None, f"judging the {what} of case {case}")
             judging = f"{what} of case {case}"
     if judging:

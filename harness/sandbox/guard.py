@@ -184,7 +184,11 @@ def _proxied_names() -> list[tuple[str, str]]:
              ("torch._C._autograd", "_prepare_profiler"), ("torch._C._autograd", "_toggle_collection_dynamic"),
              ("torch._C._autograd", "_disable_profiler_legacy"), ("torch._C._autograd", "_enable_profiler_legacy"),
              ("torch._C._autograd", "_profiler_enabled"), ("torch.cuda.profiler", "stop"),
-             ("torch.cuda.profiler", "start"), ("torch._C", "_dispatch_library")]
+             ("torch.cuda.profiler", "start"), ("torch._C", "_dispatch_library"),
+             # a signal handler runs code of the submission's between any two bytecodes of the
+             # harness's (after the monitors stop, before a result is saved), as a thread would
+             ("signal", "signal"), ("_signal", "signal"), ("_signal", "setitimer"), ("_signal", "alarm"),
+             ("_signal", "set_wakeup_fd"), ("_signal", "siginterrupt")]
     return [(m, a) for m, a in names if m in sys.modules and hasattr(sys.modules[m], a)]
 
 
@@ -431,7 +435,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                     refuse(f"register kernels into PyTorch's operator namespace {ns!r} (torch.library on operators "
                            "the harness calls too)")
             elif deciding(frame.f_back) == 2:
-                refuse(f"call {key} (it would blind the harness's monitors or start a thread)")
+                refuse(f"call {key} (it would blind the harness's monitors, or run code of its own at any moment: a thread, a signal handler)")
             box.append(originals[key])
         elif event in refused_events or event.startswith(refused_prefixes):
             if deciding(frame) == 2:

@@ -17,6 +17,7 @@ import operator
 import sys
 import threading
 from contextlib import contextmanager
+from types import MappingProxyType
 from typing import Any, Iterator
 
 import torch
@@ -151,8 +152,11 @@ class TorchOpMonitor(TorchDispatchMode):
     TRANSFERS = frozenset({"_to_copy", "copy_", "_copy_from"})
     # The bundled solutions need at most 13 scalar reads and 13 fills per call (an iterative SVD's
     # convergence flags); 128 leaves room for honest loops and is far below any real input's size.
-    SCALAR_OPS = {"_local_scalar_dense": "scalar reads", "item": "scalar reads", "is_nonzero": "scalar reads",
-                  "fill_": "fills", "zero_": "fills"}
+    # (read-only: the class is reachable through object.__subclasses__(), and mutating a container
+    # is no rebinding the guard would see)
+    SCALAR_OPS = MappingProxyType({"_local_scalar_dense": "scalar reads", "item": "scalar reads",
+                                   "is_nonzero": "scalar reads", "fill_": "fills", "zero_": "fills"})
+    NAMESPACES = frozenset({"aten", "prims"})  # operators PyTorch implements; ALLOWED names theirs
     MAX_SCALAR_OPS = 128
     Tensor = torch.Tensor
     as_device = torch.device
@@ -166,7 +170,16 @@ class TorchOpMonitor(TorchDispatchMode):
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         name = func.overloadpacket.__name__
-        if name not in self.ALLOWED:
+        namespace = func.namespace
+        if namespace not in self.NAMESPACES:
+            # another library's operator (one of the submission's own, named like an allowed op):
+            # its kernel runs below this mode, unwatched, so calling it is compute
+            self.forbidden.append(f"{str(namespace)[:40]}::{name}")
+        elif types:
+            # a tensor subclass's __torch_dispatch__ handles the op next, below this mode (plain
+            # tensors and torch's Parameter bring no types)
+            self.forbidden.append(f"{name}(through {type.__dict__['__name__'].__get__(types[0])}.__torch_dispatch__)")
+        elif name not in self.ALLOWED:
             self.forbidden.append(name)
         elif self.forbid_host_transfer and name in self.TRANSFERS and self.crosses_devices(args, kwargs):
             self.forbidden.append(f"{name}(host<->device)")
@@ -265,8 +278,14 @@ class ModuleSnapshot:
             namespace = getattr(module, "__dict__", None)
             if not isinstance(namespace, dict) or module_name.startswith(UNWATCHED_MODULES):
                 continue
+            # The harness's own modules: every global, whatever its kind. Their dicts are reachable
+            # (a harness class from object.__subclasses__(), one of its methods' __globals__, which
+            # no audit event guards), and the harness reads these globals after the import: a
+            # replaced list or module object (the taggers saving uses, its pickle module) would
+            # steer it. Nothing of the harness rebinds a global after the snapshot.
+            everything = module_name == HARNESS_PACKAGE or module_name.startswith(HARNESS_PACKAGE + ".")
             for attr, value in list(namespace.items()):
-                if issubclass(type(value), self.KINDS) and not _dunder(attr):
+                if (everything or issubclass(type(value), self.KINDS)) and not _dunder(attr):
                     _append(self._modules, namespace, attr, value, module_name)
                     if issubclass(type(value), type):
                         classes.setdefault(id(value), (f"{module_name}.{attr}", value))
@@ -337,7 +356,8 @@ def _dunder(name: str) -> bool:
 
 # sys.modules entries the worker itself drops or replaces before the submission's import
 # (sandbox/guard.py scrub_modules), and the submission's own.
-_NOT_KEPT_IN_SYS_MODULES = ("harness", "__main__", "kbx_submission")
+HARNESS_PACKAGE = __name__.split(".", 1)[0]
+_NOT_KEPT_IN_SYS_MODULES = (HARNESS_PACKAGE, "__main__", "kbx_submission")
 
 # The submission's own module, and Triton's language modules: the interpreter rebinds their functions
 # while it runs a kernel, and the harness never calls them itself.

@@ -56,8 +56,13 @@ class LaunchCheck:
         self._triton_types = frozenset(t for module in (tl, tl.core) for t in vars(module).values()
                                        if isinstance(t, type))
         self._triton_types |= _tensor_descriptor_types()
-        self._environ = _compiler_environment()
+        # What the checks read, bound now: the checks run after each call, when the submission may
+        # have replaced os.environ (an object whose methods are its code) or the names read here
+        # (this module's globals are reachable through a method's __globals__).
+        self._environ_state = _EnvironmentState(os, COMPILER_ENV_NAMES, COMPILER_ENV_PREFIXES)
+        self._environ = self._environ_state.read()
         self._knobs = _knobs_state()
+        self._knobs_state = _knobs_state
         self._vars, self._type = vars, type
 
     def _refuse(self, what: str) -> None:
@@ -96,12 +101,14 @@ class LaunchCheck:
         import (None if unchanged). Too slow for every launch (tens of microseconds): the worker
         asks after the import and after each call, the guard whenever Triton is about to run a
         program or load native code for the submission."""
-        environ = _compiler_environment()
+        environ = self._environ_state.read()
+        if environ is None:
+            return "tampering: os.environ was replaced: Triton's compiler reads it"
         if environ != self._environ:
             changed = sorted(k for k in set(environ) | set(self._environ) if environ.get(k) != self._environ.get(k))
             return (f"tampering: the environment changed since the import ({', '.join(changed)[:200]}): Triton's "
                     "compiler reads it")
-        if _knobs_state() != self._knobs:
+        if self._knobs_state() != self._knobs:
             return "tampering: triton.knobs changed since the import: they name the programs Triton's compiler runs"
         return None
 
@@ -166,8 +173,30 @@ def _plain_function() -> None:
     return None
 
 
-def _compiler_environment() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if k in COMPILER_ENV_NAMES or k.startswith(COMPILER_ENV_PREFIXES)}
+class _EnvironmentState:
+    """The compiler-steering variables of the environment, read through the mapping behind
+    ``os.environ`` as it was when this was built, with built-in methods bound then: reading them
+    runs no code of the submission's, and replacing ``os.environ`` itself reads as None."""
+
+    def __init__(self, os_module: Any, names: frozenset, prefixes: tuple) -> None:
+        self._namespace, self._environ = os_module.__dict__, os_module.environ
+        self._data = os_module.environ._data  # bytes -> bytes on POSIX
+        self._names, self._prefixes = names, prefixes
+        self._items, self._get, self._decode = dict.items, dict.get, bytes.decode
+        self._starts, self._type = str.startswith, type
+
+    def read(self) -> dict[str, str] | None:
+        if self._get(self._namespace, "environ") is not self._environ:
+            return None
+        found = {}
+        for key, value in list(self._items(self._data)):
+            if self._type(key) is bytes and self._type(value) is bytes:
+                key, value = self._decode(key, "utf-8", "surrogateescape"), self._decode(value, "utf-8", "surrogateescape")
+            elif self._type(key) is not str or self._type(value) is not str:
+                continue
+            if key in self._names or self._starts(key, self._prefixes):
+                found[key] = value
+        return found
 
 
 def _tensor_descriptor_types() -> frozenset:
@@ -183,6 +212,19 @@ def _tensor_descriptor_types() -> frozenset:
     return frozenset(found)
 
 
+_type_module = type.__dict__["__module__"].__get__
+_SHOWN_TYPES = (str, int, float, bool, type(None))
+
+
+def _shown(value: Any) -> str:
+    """A knob's value as text: repr of a built-in scalar (or a tuple or list of them), else its
+    type and identity."""
+    kind = type(value)
+    if kind in _SHOWN_TYPES or (kind in (tuple, list) and all(type(v) in _SHOWN_TYPES for v in value)):
+        return repr(value)
+    return f"<{_type_module(kind)}.{type.__dict__['__name__'].__get__(kind)} at {id(value):#x}>"
+
+
 def _knobs_state() -> str:
     """The values set on Triton's knobs (instance overrides and hook chains), as text."""
     knobs = sys.modules.get("triton.knobs")
@@ -190,10 +232,12 @@ def _knobs_state() -> str:
         return ""
     parts = []
     for name, section in sorted(vars(knobs).items()):
-        if type(section).__module__ != "triton.knobs" or isinstance(section, type):
+        # the class's own __module__ (a metaclass's property would be the submission's code), and
+        # values shown by repr only when they are built-in scalars (any other repr could be its code)
+        if _type_module(type(section)) != "triton.knobs" or isinstance(section, type):
             continue
         state = getattr(section, "__dict__", {})
-        parts.append(f"{name}={sorted((k, repr(v)) for k, v in state.items())!r}")
+        parts.append(f"{name}={sorted((k, _shown(v)) for k, v in state.items())!r}")
         for attr, value in sorted(vars(type(section)).items()):
             calls = getattr(value, "calls", None)
             if isinstance(calls, list):

@@ -154,6 +154,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     torch = prepare_process(device, job["interpret"])  # done already in a prewarmed spare
     freeze_serialization()  # how results are saved: as it is before the submission is imported
     from harness.invoke import call_case, clone_case
+    from harness.taskdef import map_tensors
     from harness.sandbox.autotune import config_count, find_autotuners, pinned_configs
     from harness.sandbox.gpu_trace import KernelTrace, triton_kernel_names
     from harness.sandbox.guard import arm, install_proxies, policy_for, scrub_modules
@@ -168,6 +169,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     commands = stdin_commands()  # bound to this process's stdin now, before the submission could swap it
     collector_off, collector_on = gc.disable, gc.enable  # bound before the submission could rebind them
     sync = torch.cuda.synchronize if on_gpu else (lambda: None)
+    clone = torch.Tensor.clone  # a method of a library type: the guard keeps it from being rebound
     protected = _protected_paths(job)
     policy = policy_for(job_dir, protected)
 
@@ -247,7 +249,11 @@ def run(job: dict, reporter: EventWriter) -> None:
                                 # Still watched: no mode of the submission's may answer the reads,
                                 # and its values are rebuilt from exact types (no subclass code runs).
                                 modes.check(depth)
-                                payload = record.to_payload()
+                                # ...and copied into tensors of the harness's own: whatever of the
+                                # submission's runs after the monitors stop (a hook in code the harness
+                                # calls next: a check, the saving) can still write to the tensors it
+                                # returned, not to what is saved (tests/adversarial/fix_up_*.py)
+                                payload = map_tensors(record.to_payload(), clone)
                         _unchanged(snapshot, modes, launch_check, "during the call")  # before library code runs for the harness
                         sync()  # inside the trace: every kernel the call queued has run
                 except BaseException as exc:  # noqa: BLE001 - tampering, a refused primitive, an exit: the job ends
