@@ -70,12 +70,10 @@ def load_tensors(path: Path, max_bytes: int, sha256: str | None = None, max_tens
     size: a quarter of a million 0-d tensors fit in a few megabytes yet take the reader a gigabyte
     and minutes to rebuild and compare.
 
-    Without ``sha256`` and ``max_tensors`` (the perf stage's results, up to gigabytes) the tensors
-    are mapped from the file opened here rather than read twice into fresh memory: reading and
-    rebuilding took most of the time judging an elementwise job's perf results cost. Only the
-    baseline process reads those (never the parent), and only the job's own worker can change the
-    file, which runs no submission code while it is judged; a file shrunk under the mapping anyway
-    ends the baseline (SIGBUS), which run/perf_stage.py makes that job's ``integrity`` verdict."""
+    Without ``sha256`` and ``max_tensors`` the tensors are mapped from the file opened here rather
+    than read twice into fresh memory, for a file no other process can change while it is read:
+    the perf stage's judge, whose files the candidate process outlives, passes their digest instead
+    (perf/server.py)."""
     import torch
 
     with open_regular(path, max_bytes) as raw:

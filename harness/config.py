@@ -21,6 +21,9 @@ ENV_SANDBOX = "KERNELBENCHX_SANDBOX"                      # "audit": skip Landlo
 ENV_PARENT_PID = "KERNELBENCHX_PARENT_PID"                # set for child processes: die with this parent
 
 
+WORKER_FILE_LIMIT = 1 << 30  # the largest file a worker may write (RLIMIT_FSIZE), perf results aside
+
+
 @dataclass
 class StageLimits:
     """Seconds allowed per worker stage. ``call``/``exe`` cover all cases (and configs)."""
@@ -66,6 +69,7 @@ class RunConfig:
     shard_target_s: float = 10.0       # automatic sharding aims at about this many seconds per process
     backend: str = "local"             # "local" | "ray" (run/ray_backend.py)
     ray_address: str | None = None     # with backend "ray": "auto", "ray://host:port", None = a local Ray
+    job_disk_bytes: int | None = None  # the most a job's directory may hold (None: its largest file allowed + 4 GiB, run/disk.py)
 
     def resolved_mode(self) -> str:
         if self.mode:

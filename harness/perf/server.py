@@ -343,7 +343,7 @@ class PerfServer:
             # the copy's kernels are the harness's.)
             kept = self._kept(record, index)
             self.tampered()
-            kernels = {"gpu_kernels": trace.kernels} if trace else {}
+            kernels = {"gpu_kernels": trace.kernels, "gpu_busy_ms": round(trace.busy_ms, 6)} if trace else {}
             if monitor.forbidden or self.launches.count == before:
                 why = (f"the wrapper ran PyTorch compute ({', '.join(sorted(set(monitor.forbidden))[:4])})"
                        if monitor.forbidden else "no Triton kernel was launched")

@@ -15,7 +15,6 @@ candidate's check results are judged against the reference's by the baseline pro
 from __future__ import annotations
 
 import random
-import signal
 import threading
 import time
 from contextlib import nullcontext
@@ -177,11 +176,11 @@ def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[d
                 host_bound[side] += bound
             rounds += 1
         clock = time.monotonic()
-        _check_call(candidate, baseline, index, deadline, kept)
+        check_busy_ms = _check_call(candidate, baseline, index, deadline, kept)
         checks_s += time.monotonic() - clock
         cases.append({**base, "candidate_first_call_s": cand["first_call_s"][CANDIDATE], "samples_ms": samples,
                       "rounds": rounds, "host_bound_reps": host_bound, "kept_rep": kept,
-                      "kept_reps": kept_reps})
+                      "kept_reps": kept_reps, "check_gpu_busy_ms": check_busy_ms})
     return {"cases": cases, "rounds": max((c["rounds"] for c in cases), default=0), "check_calls_s": round(checks_s, 3),
             "settle": {k: settled.get(k) for k in ("quiet", "waited_s", "probes", "slowest_us")}}
 
@@ -226,12 +225,16 @@ def _count(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
-def _check_call(candidate: WorkerProcess, baseline: WorkerProcess, case: int, deadline: float, kept: int) -> None:
+def _check_call(candidate: WorkerProcess, baseline: WorkerProcess, case: int, deadline: float,
+                kept: int) -> float | None:
+    """The check calls of one case (the candidate's traced on a GPU); returns the GPU time the
+    candidate's check call kept the GPU busy (None without a trace)."""
     event = candidate.request({"cmd": protocol.CMD_CHECK, "case": case, "side": CANDIDATE}, protocol.CHECKED, deadline)
     if event is None or event.get("event") != protocol.CHECKED:
         raise _candidate_failed(candidate, event, f"check call of case {case}")
     if event.get("integrity"):
         raise PerfFailure(StageResult(INTEGRITY, str(event["integrity"])))
+    busy = event.get("gpu_busy_ms")
     report = candidate.outcome.report or {}
     library = library_kernels(names_in(event.get("gpu_kernels")), names_in(report.get("triton_kernels")))
     if library:
@@ -241,14 +244,7 @@ def _check_call(candidate: WorkerProcess, baseline: WorkerProcess, case: int, de
                              protocol.CHECKED, deadline)
     if event is None or event.get("event") != protocol.CHECKED:
         raise _baseline_failed(baseline, event, f"reference check call of case {case}")
-
-
-def _shrunk_under_reader(baseline: WorkerProcess) -> bool:
-    """Close the baseline (it sent no verdict) and tell whether it died of SIGBUS: it maps the
-    candidate's saved results (bounded_io.load_tensors), and only the candidate can shrink such a
-    file under the mapping."""
-    baseline.close()
-    return baseline.outcome.returncode == -signal.SIGBUS
+    return busy if isinstance(busy, float) and busy >= 0.0 else None
 
 
 def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int, job_dir: Path,
@@ -263,9 +259,6 @@ def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int,
 
     def verdict_of(what: str) -> None:
         verdict = baseline.wait_for(protocol.VERDICT, deadline)
-        if verdict is None and _shrunk_under_reader(baseline):
-            raise PerfFailure(StageResult(INTEGRITY, f"the {what}'s saved result changed while the judge read it "
-                                                     "(the baseline died of SIGBUS reading the mapped file)"))
         if verdict is None or verdict.get("event") != protocol.VERDICT:
             raise _baseline_failed(baseline, verdict, f"judging the {what}")
         if not verdict.get("ok"):

@@ -24,6 +24,7 @@ from harness import protocol
 from harness.bounded_io import read_tail
 from harness.config import StageLimits
 from harness.lifetime import signal_group
+from harness.run.disk import DiskWatch
 from harness.run.quiet import JobClock
 from harness.run.zygote import ForkedChild, Zygote
 
@@ -88,13 +89,14 @@ class WorkerProcess:
 
     def __init__(self, module: str, job_dir: Path, spec: dict, env: dict[str, str], commands: bool = False,
                  name: str = "job", zygote: Zygote | None = None, after_import: dict | None = None,
-                 clock: JobClock | None = None, warm: dict | None = None) -> None:
+                 clock: JobClock | None = None, warm: dict | None = None, disk_cap: int | None = None) -> None:
         """Start ``module`` with its files (spec, stdout, stderr) and working directory in ``job_dir``:
         forked by ``zygote`` when one is given and alive, else as a new interpreter. ``after_import``
         is the command sent once the child reports ``imported`` (a worker's inputs: its seed).
         ``clock``: the job's (run/quiet.py), on which this process's deadlines are read; the process
         is stopped with the job while another job is timed on its GPU. ``warm``: the zygote may serve
-        it with a prewarmed spare (``Zygote.spawn``)."""
+        it with a prewarmed spare (``Zygote.spawn``). ``disk_cap``: the most bytes its job directory
+        may hold while it runs (run/disk.py; None: unwatched)."""
         self._after_import = after_import
         self.job_dir = job_dir
         job_file = job_dir / f"{name}.json"
@@ -104,6 +106,7 @@ class WorkerProcess:
         self._key = self._key.encode()
         self._read_fd, write_fd = os.pipe()
         self.outcome = WorkerOutcome()
+        self._disk = DiskWatch(job_dir, disk_cap) if disk_cap else None
         self._buffer = b""
         self._received = 0
         self._start = time.monotonic()
@@ -182,6 +185,9 @@ class WorkerProcess:
             if remaining <= 0:
                 self.outcome.timed_out = True
                 return None
+            too_much = self._disk.over() if self._disk else None
+            if too_much:
+                return self._broken(too_much)
             ready, _, _ = select.select([self._read_fd], [], [], min(remaining, 1.0))
             if not ready:
                 if self.proc.poll() is None:

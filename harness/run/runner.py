@@ -19,11 +19,13 @@ import torch
 
 import harness
 from harness import protocol
-from harness.config import ENV_NO_SPARES, ENV_NO_ZYGOTE, ENV_PERF_ON_CPU, GPU, INTERPRETER, RunConfig, StageLimits
+from harness.config import (ENV_NO_SPARES, ENV_NO_ZYGOTE, ENV_PERF_ON_CPU, GPU, INTERPRETER, WORKER_FILE_LIMIT, RunConfig,
+                            StageLimits)
 from harness.perf.metrics import faster_than_roofline, job_metrics
 from harness.report.summary import write_reports
 from harness.report.quality import code_quality
 from harness.run.environment import baseline_env, physical_gpu, visible_devices, worker_env
+from harness.run.disk import SLACK_BYTES
 from harness.run.gpu_memory import (JUDGING_FACTOR, PerfMemory, Reservation, budget_for, out_of_gpu_memory,
                                     perf_footprint)
 from harness.run.journal import Journal
@@ -533,9 +535,10 @@ class Evaluator:
             spec["cases"] = share
         if spec["perf"]:
             spec["file_limit"] = PERF_FILE_LIMIT
+        disk_cap = self.config.job_disk_bytes or spec.get("file_limit", WORKER_FILE_LIMIT) + SLACK_BYTES
         return WorkerProcess(protocol.WORKER_MODULE, job_dir, spec, env, commands=True, zygote=self._zygote, clock=clock,
                              after_import={"cmd": protocol.CMD_INPUTS, "seed": self.config.seed},
-                             warm=self._worker_warm())
+                             warm=self._worker_warm(), disk_cap=disk_cap)
 
     def _may_share(self) -> bool:
         return bool(self.config.shards and self.config.shards > 1) or (

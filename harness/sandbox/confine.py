@@ -24,9 +24,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from harness.config import ENV_SANDBOX
+from harness.config import ENV_SANDBOX, WORKER_FILE_LIMIT
 
-def set_limits(memory_bytes: int | None, file_bytes: int = 1 << 30) -> None:
+
+def set_limits(memory_bytes: int | None, file_bytes: int = WORKER_FILE_LIMIT) -> None:
     """No core dumps, bounded file sizes, and (CPU mode) bounded address space."""
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))

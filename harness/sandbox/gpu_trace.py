@@ -23,6 +23,7 @@ class KernelTrace:
     def __init__(self) -> None:
         self.kernels: list[str] = []
         self.runs: dict[str, int] = {}
+        self.busy_ms = 0.0  # how long the GPU was busy with the call's work (overlaps counted once)
 
     def __enter__(self) -> "KernelTrace":
         # The autograd profiler itself, not torch.profiler.profile: the latter probes
@@ -37,11 +38,26 @@ class KernelTrace:
         import torch
         self._profile.__exit__(*exc)
         runs: dict[str, int] = {}
+        spans = []
         for event in self._profile.function_events:
-            if event.device_type == torch.autograd.DeviceType.CUDA and not event.name.startswith(("Memcpy", "Memset")):
-                runs[event.name[:MAX_NAME]] = runs.get(event.name[:MAX_NAME], 0) + 1
+            if event.device_type == torch.autograd.DeviceType.CUDA:
+                spans.append((event.time_range.start, event.time_range.end))
+                if not event.name.startswith(("Memcpy", "Memset")):
+                    runs[event.name[:MAX_NAME]] = runs.get(event.name[:MAX_NAME], 0) + 1
         self.kernels = sorted(runs)[:MAX_KERNELS]
         self.runs = {name: runs[name] for name in self.kernels}
+        self.busy_ms = busy_us(spans) / 1e3
+
+
+def busy_us(spans: list[tuple[float, float]]) -> float:
+    """The length of the union of ``(start, end)`` intervals (microseconds): GPU time during which
+    at least one of them ran."""
+    total, reached = 0.0, float("-inf")
+    for start, end in sorted(spans):
+        if end > reached:
+            total += end - max(start, reached)
+            reached = end
+    return total
 
 
 def triton_kernel_names(module: ModuleType) -> list[str]:

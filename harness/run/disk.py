@@ -1,0 +1,76 @@
+"""How much a job's directory holds on disk, watched by the parent while the job runs.
+
+A worker may write only inside its job directory, each file up to a limit (RLIMIT_FSIZE), but
+nothing else bounds how many files it writes: one that filled the disk until its time limit would
+fail every other job's writes and the run's own journal. The parent therefore measures the
+directory (allocated blocks, so sparse files count for what they take) about once a second while it
+follows the worker, and ends the job when it holds more than its cap, holds more files than any
+honest job leaves, or holds a good part of a disk that is nearly full.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+MAX_ENTRIES = 20_000          # files and folders: a job leaves a few hundred (call results, Triton's cache)
+SLACK_BYTES = 4 << 30         # beyond the largest single file a job may write (its call results, the cache)
+FREE_RESERVE_BYTES = 1 << 30  # below this much free space, a job holding more than ...
+LARGE_JOB_BYTES = 256 << 20   # ... this much is ended (it is among those filling the disk)
+CHECK_INTERVAL_S = 1.0
+
+
+def directory_bytes(root: Path, max_entries: int = MAX_ENTRIES) -> int | None:
+    """Bytes allocated to everything under ``root`` (symlinks not followed), or None if it holds
+    more than ``max_entries`` entries (counting stops there: the walk stays cheap)."""
+    total, seen, folders = 0, 0, [str(root)]
+    while folders:
+        try:
+            entries = os.scandir(folders.pop())
+        except OSError:
+            continue
+        with entries:
+            for entry in entries:
+                seen += 1
+                if seen > max_entries:
+                    return None
+                try:
+                    info = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                total += info.st_blocks * 512
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(entry.path)
+    return total
+
+
+class DiskWatch:
+    """The disk use of one job directory against ``cap_bytes``, measured at most every
+    ``interval_s`` seconds (``over`` is called from the parent's event loop)."""
+
+    def __init__(self, root: Path, cap_bytes: int, interval_s: float = CHECK_INTERVAL_S) -> None:
+        self.root, self.cap_bytes, self.interval_s = root, cap_bytes, interval_s
+        self._next = time.monotonic() + interval_s
+
+    def over(self) -> str | None:
+        """Why the job must end for what it wrote (None while it stays within bounds)."""
+        now = time.monotonic()
+        if now < self._next:
+            return None
+        self._next = now + self.interval_s
+        used = directory_bytes(self.root)
+        if used is None:
+            return f"the job created more than {MAX_ENTRIES} files and folders in its job directory"
+        if used > self.cap_bytes:
+            return f"the job wrote {used / 2**30:.2f} GiB into its job directory (at most {self.cap_bytes / 2**30:.2f} GiB)"
+        if used > LARGE_JOB_BYTES:
+            try:
+                stats = os.statvfs(self.root)
+            except OSError:
+                return None
+            free = stats.f_bavail * stats.f_frsize
+            if free < FREE_RESERVE_BYTES:
+                return (f"the disk of the job directories is nearly full ({free / 2**20:.0f} MiB free) and the job "
+                        f"holds {used / 2**30:.2f} GiB of it")
+        return None
