@@ -114,6 +114,12 @@ EXPECTED = {
     "custom_op_named_like_copy": ("integrity", "exe", "kbxevil::clone"),
     "subclass_dispatch_below_monitor": ("integrity", "exe", "__torch_dispatch__"),
     "scalar_limit_cleared": ("integrity", ("call", "exe"), "element-wise work on the host"),
+    # torch's data constructors convert values with the Python dispatch key off: a __float__ of the
+    # submission's ran PyTorch unseen, and a list of 0-d tensors was read back to the host unseen
+    "constructor_callback_blinds_monitor": ("integrity", "call", "build a tensor from a value of type"),
+    "constructor_reads_inputs_back": ("integrity", "call", "tensors inside a list"),
+    # text the parent prints and writes: lone surrogates in an error message
+    "lone_surrogate_error": ("error", "call", "lone surrogate"),
 }
 
 # The CLI's own peak: VmHWM, the high-water mark of this process image. Not getrusage's ru_maxrss,
@@ -356,6 +362,17 @@ def test_a_saved_result_rewritten_before_it_is_judged_is_not_judged_on_cpu(tmp_p
     assert rec["verdict"] == "wrong" and "timed repetition" in rec["perf"]["detail"], rec["perf"]
 
 
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")
+def test_a_mode_left_to_finish_the_work_after_timing_is_caught_on_cpu(tmp_path, monkeypatch):
+    """Timed repetitions that launch nothing and leave a torch-function mode that launches the kernel
+    at the harness's next torch call (untimed), then leaves before the checks: the mode stacks are
+    checked after every timed repetition, before its result is read."""
+    monkeypatch.setenv("KERNELBENCHX_PERF_ON_CPU", "1")
+    rec = _evaluate(tmp_path, ["perf_mode_finishes_after_timing"])[0]
+    assert rec["exe"]["status"] == "ok", rec["exe"]
+    assert rec["verdict"] == "integrity" and "torch-function mode" in rec["perf"]["detail"], rec["perf"]
+
+
 LAZY_RESULT = """
 
 _honest_min = min
@@ -455,6 +472,30 @@ def test_kernel_names_are_classified():
     assert library_kernels([fill, copy, "_relu_kernel", own_gemm], ["_relu_kernel", own_gemm]) == []
     assert library_kernels([relu, gemm, own_gemm], [own_gemm]) == [relu, gemm]
     assert library_kernels([gemm], [gemm]) == [gemm]  # a kernel named like cuBLAS's excuses nothing
+    # an allow-list: kernels with no library's naming (PyTorch's runtime-compiled "jiterator" ones, those
+    # in an anonymous namespace) are compute too unless they are the submission's own
+    jiterator = "airy_ai_forward_vectorized4_kernel"
+    assert library_kernels([jiterator, "softmax_warp_forward"], ["_relu_kernel"]) == [jiterator, "softmax_warp_forward"]
+    nonzero = "void at::native::(anonymous namespace)::nonzero_kernel<float>"  # "zero" in its name, not a fill
+    assert library_kernels([nonzero], ["_relu_kernel"]) == [nonzero]
+
+
+def test_more_runs_under_the_submissions_kernel_names_than_launches_is_caught():
+    """A library kernel run under one of the submission's kernel names (it named its kernel like a
+    jiterator kernel, then called the PyTorch op) shows as more runs than launches."""
+    from harness.invoke import call_case
+    from harness.run.judge import _judge_case
+    from harness.task import get_task
+    from harness.taskdef import Case
+    task = get_task("Activation/relu.py")
+    cases = [Case("c", torch.linspace(-1, 1, 16))]
+    expected = [call_case(task.reference, Case("c", cases[0].args[0].clone()))]
+    payload = {"case": 0, "config": 0, **expected[0].to_payload()}
+    named = "airy_ai_forward_vectorized4_kernel"
+    verdict = lambda runs: _judge_case(task, cases, expected, [""], (0, 0, 1, [], runs, None), payload, [named])  # noqa: E731
+    assert verdict({named: 1, "void at::native::direct_copy_kernel_cuda": 1})["status"] == "ok"
+    caught = verdict({named: 2})
+    assert caught["status"] == "integrity" and "2 runs of kernels named like the submission's" in caught["detail"], caught
 
 
 CHAIN = """

@@ -1,6 +1,6 @@
-"""A worker that dies of a native fault during call or exe is evaluated once more (the fault can be
-a library's or the profiler's, not the submission's); the second verdict is final and the first
-crash stays on record. Other endings are never retried."""
+"""A worker that dies of a native fault during call or exe on a GPU is evaluated once more (the
+fault can be a library's or the profiler's, not the submission's); the second verdict is final and
+the first crash stays on record. Other endings, and interpreter runs, are never retried."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from harness.config import StageLimits
+from harness.config import GPU, INTERPRETER, StageLimits
 from harness.run.runner import Evaluator, native_crash
 from harness.verdicts import CRASHED, OK, SKIPPED, WRONG, JobResult, StageResult
 
@@ -32,10 +32,10 @@ PASSED = (StageResult(OK), StageResult(OK), None)
 WRONG_ONCE = (StageResult(OK), StageResult(WRONG, "elements differ"), None)
 
 
-def _evaluator_with(outcomes: list[tuple]) -> tuple[Evaluator, list]:
+def _evaluator_with(outcomes: list[tuple], mode: str = GPU) -> tuple[Evaluator, list]:
     """A runner whose evaluations end as ``outcomes`` say, one after the other."""
     runner = Evaluator.__new__(Evaluator)
-    runner.config = SimpleNamespace(limits=StageLimits.with_timeout(10))
+    runner.config, runner.mode = SimpleNamespace(limits=StageLimits.with_timeout(10)), mode
     calls: list = []
 
     def once(job, slot, limits, admission, alone):
@@ -67,3 +67,9 @@ def test_other_endings_are_not_retried(first):
     result = runner.evaluate(SimpleNamespace(error=None), None)
     assert len(calls) == 1 and "retried_after_crash" not in result.info
     assert native_crash(_result(*first)) is None
+
+
+def test_the_interpreter_does_not_retry():
+    runner, calls = _evaluator_with([CRASH_IN_CALL, PASSED], mode=INTERPRETER)
+    result = runner.evaluate(SimpleNamespace(error=None), None)
+    assert len(calls) == 1 and result.verdict == CRASHED and "retried_after_crash" not in result.info

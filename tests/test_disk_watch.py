@@ -25,6 +25,24 @@ def test_a_directory_is_measured_by_what_it_holds_on_disk(tmp_path):
     assert directory_bytes(tmp_path, max_entries=20) is None
 
 
+def test_nesting_deeper_than_a_path_can_name_hides_nothing(tmp_path):
+    """Folders nested past the longest path the system accepts, built relative to descriptors as a
+    worker may: the walk opens each folder relative to its parent, so their contents still count."""
+    fd = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for _ in range(20):  # 20 x 250 characters: past PATH_MAX (4096)
+            os.mkdir("d" * 250, dir_fd=fd)
+            inner = os.open("d" * 250, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        data = os.open("data", os.O_WRONLY | os.O_CREAT, 0o600, dir_fd=fd)
+        os.write(data, os.urandom(4 << 20))
+        os.close(data)
+    finally:
+        os.close(fd)
+    assert directory_bytes(tmp_path) >= 4 << 20
+
+
 def test_the_watch_names_what_is_over(tmp_path):
     (tmp_path / "data").write_bytes(os.urandom(2 << 20))
     assert DiskWatch(tmp_path, 4 << 20, interval_s=0.0).over() is None

@@ -170,15 +170,19 @@ class PerfServer:
     def __init__(self, task: Task, seed: int, device: str, sides: dict[str, Callable[..., Any]],
                  emit: Callable[..., None], launches: Any = None, trusted: bool = False,
                  optional: tuple[str, ...] = (), monitor: Callable[[], Any] | None = None,
-                 tampered: Callable[[], None] = lambda: None, trace: Callable[[], Any] | None = None) -> None:
+                 tampered: Callable[[], None] = lambda: None, trace: Callable[[], Any] | None = None,
+                 modes_clear: Callable[[], None] = lambda: None) -> None:
         """``launches`` (the candidate's LaunchCounter) tells the timer which streams the
         candidate's kernels ran on; ``monitor`` makes a fresh wrapper-op monitor (a context manager
         with a ``forbidden`` list) so the check call is watched like exe's calls, and ``trace`` a
         GPU kernel trace (``kernels``) around it; ``tampered`` raises if the submission rebound
-        code the server relies on, and runs before every timing or check result is sent. A side
+        code the server relies on, and runs before every timing or check result is sent;
+        ``modes_clear`` raises if a torch mode of the submission's is left on torch's stacks (cheap:
+        after every timed repetition, before its result is read). A side
         named in ``optional`` that fails on a case is dropped (and reported) instead of failing the
         stage."""
         self.task, self.seed, self.device = task, seed, device
+        self.modes_clear = modes_clear
         self.sides, self.emit, self.trusted = dict(sides), emit, trusted
         self.optional = optional
         self.launches = launches
@@ -291,6 +295,10 @@ class PerfServer:
         storages = argument_storages(case.buffers)
 
         def after(rep: int, output: Any) -> None:
+            # before anything reads the result: a torch mode the call left on the stack would run
+            # the submission's code at the harness's next torch call (work done after the clock
+            # stopped), then leave unseen
+            self.modes_clear()
             # every repetition's result, kept or not: one that did its work only when read (a
             # __class__ property, say) would be timed doing nothing whenever it was not kept
             foreign = not_plain(output)

@@ -9,7 +9,8 @@ from harness.perf.metrics import FAST_P
 from harness.verdicts import ERROR, OK, JobResult
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# control characters, and lone surrogates (no terminal or file encoding can write them)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def terminal_safe(text: str) -> str:

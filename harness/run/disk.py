@@ -11,6 +11,7 @@ honest job leaves, or holds a good part of a disk that is nearly full.
 from __future__ import annotations
 
 import os
+import stat
 import time
 from pathlib import Path
 
@@ -23,25 +24,35 @@ CHECK_INTERVAL_S = 1.0
 
 def directory_bytes(root: Path, max_entries: int = MAX_ENTRIES) -> int | None:
     """Bytes allocated to everything under ``root`` (symlinks not followed), or None if it holds
-    more than ``max_entries`` entries (counting stops there: the walk stays cheap)."""
-    total, seen, folders = 0, 0, [str(root)]
-    while folders:
-        try:
-            entries = os.scandir(folders.pop())
-        except OSError:
-            continue
-        with entries:
-            for entry in entries:
-                seen += 1
-                if seen > max_entries:
-                    return None
-                try:
-                    info = entry.stat(follow_symlinks=False)
-                except OSError:
-                    continue
-                total += info.st_blocks * 512
-                if entry.is_dir(follow_symlinks=False):
-                    folders.append(entry.path)
+    more than ``max_entries`` entries or an entry that cannot be measured (counting stops there: the
+    walk stays cheap). Folders are opened relative to their parent's descriptor, so no depth of
+    nesting (paths longer than the system allows) hides anything."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        folders = [os.open(root, flags)]
+    except OSError:
+        return None
+    total, seen = 0, 0
+    try:
+        while folders:
+            folder = folders.pop()
+            try:
+                with os.scandir(folder) as entries:
+                    for entry in entries:
+                        seen += 1
+                        if seen > max_entries:
+                            return None
+                        info = entry.stat(follow_symlinks=False)
+                        total += info.st_blocks * 512
+                        if stat.S_ISDIR(info.st_mode):
+                            folders.append(os.open(entry.name, flags, dir_fd=folder))
+            except OSError:
+                return None  # unreadable or vanished: not measured, so not within bounds
+            finally:
+                os.close(folder)
+    finally:
+        for folder in folders:
+            os.close(folder)
     return total
 
 
@@ -59,9 +70,12 @@ class DiskWatch:
         if now < self._next:
             return None
         self._next = now + self.interval_s
+        if not self.root.exists():
+            return None  # the job is over and its directory removed
         used = directory_bytes(self.root)
         if used is None:
-            return f"the job created more than {MAX_ENTRIES} files and folders in its job directory"
+            return (f"the job's directory could not be measured: more than {MAX_ENTRIES} files and folders, "
+                    "or entries the harness cannot read")
         if used > self.cap_bytes:
             return f"the job wrote {used / 2**30:.2f} GiB into its job directory (at most {self.cap_bytes / 2**30:.2f} GiB)"
         if used > LARGE_JOB_BYTES:

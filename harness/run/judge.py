@@ -195,9 +195,14 @@ def _judge_case(task: Task, cases: list[Case], expected: list[CallRecord], confi
     status, detail = OK, ""
     if launches == 0 and error is None and _has_work(case, ref):
         status, detail = INTEGRITY, f"no_triton_launch - no Triton kernel was launched in {where}"
-    elif gpu_runs is not None and error is None and _has_work(case, ref) and not triton_kernels_ran(gpu_runs):
+    elif gpu_runs is not None and error is None and _has_work(case, ref) and not triton_kernels_ran(gpu_runs, triton_names):
         status, detail = INTEGRITY, (f"gpu_trace - {launches} Triton launch(es) counted, but the GPU ran no kernel "
                                      f"other than PyTorch's in {where}")
+    elif gpu_runs is not None and triton_kernels_ran(gpu_runs, triton_names) > launches:
+        # each launch runs one kernel: more runs under the submission's kernels' names than launches
+        # means another kernel (a library's) runs under one of those names
+        status, detail = INTEGRITY, (f"gpu_trace - {triton_kernels_ran(gpu_runs, triton_names)} runs of kernels named "
+                                     f"like the submission's for {launches} Triton launch(es) in {where}")
     elif torch_ops:
         status, detail = INTEGRITY, f"torch_fallback:{torch_ops[0]} - the wrapper ran PyTorch compute ({', '.join(torch_ops[:4])}) in {where}"
     elif library:
@@ -228,28 +233,29 @@ def _where(cases: list[Case], index: int, configs: list[str], config: int) -> st
     return f"case {cases[index].describe()}" + (f" with config {label}" if label else "")
 
 
+def own_kernel_names(triton_names: list[str]) -> set[str]:
+    """The names the submission's Triton kernels run under (its ``@triton.jit`` functions'): Python
+    identifiers only, and none that looks like a library kernel's (naming one's kernel after one
+    excuses nothing)."""
+    return {n for n in triton_names if n.isidentifier() and not any(m in n for m in LIBRARY_ONLY_MARKERS)}
+
+
 def library_kernels(kernels: list[str], triton_names: list[str]) -> list[str]:
-    """The kernels among ``kernels`` that are PyTorch's or a library's compute, not the
-    submission's Triton kernels (named after its ``@triton.jit`` functions; a name that looks like
-    a library kernel's excuses nothing) nor data movement."""
-    own = {n for n in triton_names if not any(m in n for m in LIBRARY_ONLY_MARKERS)}
-    return [k for k in kernels if k not in own and _library_named(k) and not _data_movement(k)]
+    """The kernels among ``kernels`` that are neither the submission's Triton kernels nor data
+    movement (copies, fills): an allow-list, so PyTorch's compute is caught whatever its kernels are
+    named (runtime-compiled "jiterator" kernels and some of PyTorch's own carry no library's naming)."""
+    own = own_kernel_names(triton_names)
+    return [k for k in kernels if k not in own and not _data_movement(k)]
 
 
-def triton_kernels_ran(runs: dict[str, int]) -> int:
-    """How many of the traced kernel runs were Triton kernels (whatever the submission named them):
-    a Triton kernel runs under its Python function's name, where PyTorch's and CUDA libraries'
-    kernels carry C++ signatures, mangled names or a library's naming."""
-    return sum(count for name, count in runs.items()
-               if name.isidentifier() and not name.startswith("_Z") and not _library_named(name))
-
-
-def _library_named(name: str) -> bool:
-    return any(m in name for m in LIBRARY_KERNEL_MARKERS)
+def triton_kernels_ran(runs: dict[str, int], triton_names: list[str]) -> int:
+    """How many of the traced kernel runs were the submission's Triton kernels."""
+    own = own_kernel_names(triton_names)
+    return sum(count for name, count in runs.items() if name in own)
 
 
 def _data_movement(name: str) -> bool:
-    return any(m in name for m in DATA_MOVEMENT_MARKERS)
+    return any(m in name for m in DATA_MOVEMENT_MARKERS) and "nonzero" not in name  # nonzero: compute
 
 
 def names_in(value: object) -> list[str]:

@@ -75,6 +75,24 @@ class WorkerOutcome:
         return f"worker exited with code {self.returncode} during {self.stage} without reporting (os._exit / sys.exit in the submission?)"
 
 
+def _encodable(event: dict) -> dict:
+    """``event`` with every lone surrogate in its text (JSON can carry ``\\udc80``; the submission's
+    error messages can hold one) written as an escape: no later print or file write of it can fail."""
+    def clean(value: object) -> object:
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                return value.encode("utf-8", "backslashreplace").decode("utf-8")
+            return value
+        if isinstance(value, list):
+            return [clean(v) for v in value]
+        if isinstance(value, dict):
+            return {clean(k): clean(v) for k, v in value.items()}
+        return value
+    return clean(event)
+
+
 MAX_EVENT_BYTES = 8 << 20   # all events of one process (a worker sends a few kB; perf a few hundred)
 MAX_LINE_BYTES = 1 << 20    # one event
 MAX_KEPT_EVENTS = 1000
@@ -213,7 +231,7 @@ class WorkerProcess:
         if not isinstance(event, dict) or event.get(protocol.SEQ) != self._seq + 1:
             return None
         self._seq += 1
-        return event
+        return _encodable(event)
 
     def _advance(self, stage: object) -> bool:
         """Record a stage the worker entered, if it lies ahead of the current one."""

@@ -381,12 +381,13 @@ class Evaluator:
         CUDA profiler that records a call's kernels segfaulted once in a suite on the H200, on a
         bundled solution that passed six runs after). The second verdict is final, whatever it is,
         and the first crash stays on record (``info.retried_after_crash``); a submission that
-        crashes every time is crashed."""
+        crashes every time is crashed (having cost twice its time). On a GPU only: in the
+        interpreter no tool of the harness's runs in the worker that could crash it."""
         limits = limits or self.config.limits
         if job.error:
             return self._result(job, StageResult(ERROR, job.error), StageResult(SKIPPED, "call did not pass"))
         result, shared_oom = self._evaluate_once(job, slot, limits, admission, alone=False)
-        crash = native_crash(result)
+        crash = native_crash(result) if self.mode == GPU else None  # the interpreter runs no profiler
         if crash:
             result, shared_oom = self._evaluate_once(job, slot, limits, None, alone=False)
             result.info["retried_after_crash"] = crash

@@ -51,6 +51,12 @@ FETCH_EVENT = "kernelbenchx.guard.original"
 # torch's constructor of operator libraries (torch.library.Library and everything built on it):
 # its stand-in also tells the guard which namespace a library registers kernels into.
 LIBRARY_KEY = "torch._C._dispatch_library"
+# torch's data constructors convert each value of their data (``__float__``, ``__index__``, ...)
+# with PyTorch's Python dispatch key turned off: code of the submission's run from there does
+# PyTorch work no dispatch mode sees, and a tensor inside the data is read back to the host unseen
+# (tests/adversarial/constructor_callback_blinds_monitor.py). Their stand-ins take plain data only.
+DATA_CONSTRUCTORS = {"torch.tensor": 0, "torch.as_tensor": 0, "torch.asarray": 0, "torch.Tensor.new_tensor": 1}
+MAX_DATA_VALUES = 1 << 20  # values a constructor's data may hold (a Python list of them is slow anyway)
 
 # Events refused to the submission whatever their arguments.
 REFUSED_EVENTS = frozenset({
@@ -155,6 +161,56 @@ def _library_proxy(key: str, original: Callable, audit: Callable = sys.audit, ev
     return _named_like(proxy, key, original)
 
 
+def _data_proxy(key: str, original: Callable, audit: Callable = sys.audit, event: str = FETCH_EVENT) -> Callable:
+    """The stand-in for a data constructor: as :func:`_proxy`, and the guard sees its arguments."""
+    def proxy(*args: Any, **kwargs: Any) -> Any:
+        box: list = []
+        audit(event, key, box, args, kwargs)
+        return box[0](*args, **kwargs)
+    return _named_like(proxy, key, original)
+
+
+def plain_data_check() -> Callable[[Any, Any], str | None]:
+    """A check of a data constructor's ``data`` (and ``device``), with the types it needs bound now:
+    None for plain data (built-in numbers, exact lists and tuples of them, NumPy arrays of numbers, a
+    tensor kept on its device), else what is not plain."""
+    import numpy
+    import torch
+    tensor, ndarray, generic, device_type = torch.Tensor, numpy.ndarray, numpy.generic, torch.device
+    scalars = (bool, int, float, complex)
+    type_, issubclass_, len_ = type, issubclass, len
+    list_iter, tuple_iter = list.__iter__, tuple.__iter__
+
+    def check(data: Any, device: Any) -> str | None:
+        kind = type_(data)
+        if kind is tensor:  # converted without a dispatched op: only where no copy to another device happens
+            if device is None or (type_(device) in (str, device_type) and device_type(device) == data.device):
+                return None
+            return "a tensor moved to another device (use .to() or .cpu(), which the harness watches)"
+        stack, left = [data], MAX_DATA_VALUES
+        while stack:
+            left -= 1
+            if left < 0:
+                return f"more than {MAX_DATA_VALUES} values"
+            value = stack.pop()
+            kind = type_(value)
+            if kind in scalars:
+                continue
+            if kind is list:
+                stack.extend(list_iter(value))
+            elif kind is tuple:
+                stack.extend(tuple_iter(value))
+            elif kind is ndarray and value.dtype.kind in "biufc":
+                continue
+            elif issubclass_(kind, generic) and kind.__module__ == "numpy":
+                continue
+            else:
+                return f"a value of type {type.__dict__['__name__'].__get__(kind)}" + (
+                    " (tensors inside a list are read back one value at a time, unseen)" if kind is tensor else "")
+        return None
+    return check
+
+
 def _named_like(proxy: Callable, key: str, original: Callable) -> Callable:
     """``proxy`` under ``original``'s name and docstring."""
     proxy.__name__ = getattr(original, "__name__", key.rsplit(".", 1)[-1])
@@ -188,7 +244,8 @@ def _proxied_names() -> list[tuple[str, str]]:
              # a signal handler runs code of the submission's between any two bytecodes of the
              # harness's (after the monitors stop, before a result is saved), as a thread would
              ("signal", "signal"), ("_signal", "signal"), ("_signal", "setitimer"), ("_signal", "alarm"),
-             ("_signal", "set_wakeup_fd"), ("_signal", "siginterrupt")]
+             ("_signal", "set_wakeup_fd"), ("_signal", "siginterrupt"),
+             ("torch", "tensor"), ("torch", "as_tensor"), ("torch", "asarray")]
     return [(m, a) for m, a in names if m in sys.modules and hasattr(sys.modules[m], a)]
 
 
@@ -201,7 +258,13 @@ def install_proxies() -> dict[str, Callable]:
         original = getattr(sys.modules[module_name], attr)
         key = f"{module_name}.{attr}"
         originals[key] = original
-        stand_ins.setdefault(id(original), (_library_proxy if key == LIBRARY_KEY else _proxy)(key, original))
+        maker = _library_proxy if key == LIBRARY_KEY else _data_proxy if key in DATA_CONSTRUCTORS else _proxy
+        stand_ins.setdefault(id(original), maker(key, original))
+    torch_module = sys.modules.get("torch")
+    if torch_module is not None:  # a method: bound on the Python class, before the snapshot and the guard
+        key = "torch.Tensor.new_tensor"
+        originals[key] = torch_module.Tensor.new_tensor
+        torch_module.Tensor.new_tensor = _data_proxy(key, originals[key])
     for module in list(sys.modules.values()):  # one pass over every binding of every module
         namespace = getattr(module, "__dict__", None)
         if not isinstance(namespace, dict):
@@ -235,6 +298,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     this_file = function_code(_make_hook).co_filename
     library_types = frozenset(library_type_ids())
     library_key, operator_namespaces = LIBRARY_KEY, operator_namespaces_now()
+    data_constructors = dict(DATA_CONSTRUCTORS)
+    plain_data = plain_data_check() if "torch" in sys.modules else (lambda data, device: None)
     read_fd = os.read
     codegen_files = frozenset(str(getattr(sys.modules.get(name), "__file__", "")) for name in CODEGEN_MODULES) - {""}
     # Triton's JIT writes each kernel's argument binder as source (create_function_from_signature)
@@ -434,6 +499,15 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                         and not importing_library(frame.f_back):
                     refuse(f"register kernels into PyTorch's operator namespace {ns!r} (torch.library on operators "
                            "the harness calls too)")
+            elif key in data_constructors:
+                # whoever calls it (a library may pass the submission's data on): the data must be plain
+                call_args, call_kwargs = args[2], args[3]
+                at = data_constructors[key]
+                data = call_args[at] if len_(call_args) > at else call_kwargs.get("data")
+                why = plain_data(data, call_kwargs.get("device"))
+                if why:
+                    refuse(f"build a tensor from {why}: torch's data constructors convert their values with "
+                           "PyTorch's dispatch hooks off (pass numbers, lists of numbers or NumPy arrays)")
             elif deciding(frame.f_back) == 2:
                 refuse(f"call {key} (it would blind the harness's monitors, or run code of its own at any moment: a thread, a signal handler)")
             box.append(originals[key])

@@ -48,6 +48,7 @@ class LaunchCounter:
     def __init__(self, check: Any = None) -> None:
         """``check(kernel, args, kwargs)``: called before every launch (see launch_check.py)."""
         self.count = 0
+        self.names: set[str] = set()  # of every JITFunction launched (its kernel runs under that name)
         self.check = check
         self._depth = threading.local()
         self._patched: list[tuple[type, str, Any]] = []
@@ -85,6 +86,9 @@ class LaunchCounter:
         def run(self, *args, **kwargs):
             if counter.check is not None:
                 counter.check(self, args, kwargs)
+            name = getattr(self, "__name__", None)
+            if type(name) is str and len(counter.names) < 256:
+                counter.names.add(name)
             if kwargs.get("warmup", False):
                 return original(self, *args, **kwargs)
             counter._launched()

@@ -281,13 +281,15 @@ def run(job: dict, reporter: EventWriter) -> None:
         reporter.emit(protocol.REPORT, stage=protocol.EXE, status=INTEGRITY,
                       detail=f"monkeypatch: the submission rebinds {', '.join(patched) or 'Triton launch hooks'}")
         return
+    # the kernels it launched as well (one kept in a class or a closure is not among the module's names)
+    launched = sorted(set(triton_names) | launches.names) if on_gpu else []
     reporter.emit(protocol.REPORT, stage=protocol.EXE, status=protocol.RAN, configs=configs, sandbox=sandbox,
-                  calls=calls, triton_kernels=triton_names)
+                  calls=calls, triton_kernels=launched)
     if job.get("perf"):
         server = PerfServer(task, seed, device, {protocol.CANDIDATE: fn}, reporter.emit, launches=launches,
                             monitor=lambda: TorchOpMonitor(forbid_host_transfer=on_gpu),  # watched like exe's calls
                             tampered=lambda: _unchanged(snapshot, modes, launch_check, "during perf"),
-                            trace=KernelTrace if on_gpu else None)
+                            trace=KernelTrace if on_gpu else None, modes_clear=modes.check)
         serve_perf(server, commands, reporter, str(submission))
 
 
