@@ -531,3 +531,20 @@ def test_one_sweep_kills_an_orphan_and_every_successor_it_would_fork(tmp_path):
         for pid in _processes_with(marker):
             os.kill(pid, 9)
     assert survivors == []
+
+
+def test_a_compiled_kernel_launched_on_a_stream_named_by_handle_is_refused(monkeypatch):
+    """A launch through a compiled kernel's launcher with ``stream=<raw handle>`` would run on a
+    stream the timer never hears of (tests/adversarial has no CPU form: the interpreter has no
+    streams); launches through that path are counted like any other."""
+    from triton.compiler.compiler import CompiledKernel
+    from harness.sandbox.integrity import LaunchCounter
+    ran = []
+    monkeypatch.setattr(CompiledKernel, "__getitem__", lambda self, grid: lambda *a, **k: ran.append((a, k)))
+    counter = LaunchCounter()
+    counter._patch_compiled_kernel()  # over the stand-in above; monkeypatch puts Triton's back
+    launcher = CompiledKernel.__new__(CompiledKernel)[(1, 1, 1)]
+    with pytest.raises(PermissionError, match="stream named by its handle"):
+        launcher(1, 2, stream=1234)
+    launcher(1, 2)
+    assert ran == [((1, 2), {})] and counter.count == 1

@@ -127,8 +127,17 @@ class LaunchCounter:
             launcher = original(self, grid)
 
             def launch(*args, **kwargs):
+                if kwargs.get("stream") is not None:
+                    # the timer follows the streams of torch's current stream at each launch; a raw
+                    # handle names one it would not hear of, whose work then runs past the clock
+                    raise PermissionError("tampering: a kernel launched on a stream named by its handle (launch on "
+                                          "torch's current stream, e.g. inside torch.cuda.stream(s), so the harness "
+                                          "follows it)")
                 if counter.check is not None:
                     counter.check(None, args, kwargs)
+                name = getattr(self, "name", None)
+                if type(name) is str and len(counter.names) < 256:
+                    counter.names.add(name)
                 counter._launched()
                 with counter._launching():
                     return launcher(*args, **kwargs)
