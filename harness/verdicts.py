@@ -101,8 +101,9 @@ class JobResult:
     @property
     def case_pass_fraction(self) -> float:
         """Share of the job's cases that passed (0 when none ran: a job that does not load earns
-        nothing; 0 after an integrity failure: tampering earns no partial credit)."""
-        if INTEGRITY in (self.call.status, self.exe.status):
+        nothing; 0 after an integrity failure, in a stage or in any case of a run that then crashed
+        or timed out: tampering earns no partial credit)."""
+        if INTEGRITY in (self.call.status, self.exe.status) or any(c["status"] == INTEGRITY for c in self.cases):
             return 0.0
         total = sum(c["total"] for c in self.case_counts().values())
         return sum(c["passed"] for c in self.case_counts().values()) / total if total else 0.0

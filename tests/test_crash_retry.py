@@ -73,3 +73,13 @@ def test_the_interpreter_does_not_retry():
     runner, calls = _evaluator_with([CRASH_IN_CALL, PASSED], mode=INTERPRETER)
     result = runner.evaluate(SimpleNamespace(error=None), None)
     assert len(calls) == 1 and result.verdict == CRASHED and "retried_after_crash" not in result.info
+
+
+def test_a_run_that_crashed_after_a_case_of_tampering_earns_no_partial_credit():
+    """Partial credit counts the cases a crashed or timed-out run finished; none when one of them
+    was an integrity failure (as none when a stage is)."""
+    result = _result(*CRASH_IN_EXE)
+    result.cases = [{"label": "a", "tier": "core", "status": OK}, {"label": "b", "tier": "core", "status": OK}]
+    assert result.case_pass_fraction == 1.0
+    result.cases.append({"label": "c", "tier": "edge", "status": "integrity"})
+    assert result.case_pass_fraction == 0.0
