@@ -477,7 +477,10 @@ def test_kernel_names_are_classified():
     jiterator = "airy_ai_forward_vectorized4_kernel"
     assert library_kernels([jiterator, "softmax_warp_forward"], ["_relu_kernel"]) == [jiterator, "softmax_warp_forward"]
     nonzero = "void at::native::(anonymous namespace)::nonzero_kernel<float>"  # "zero" in its name, not a fill
-    assert library_kernels([nonzero], ["_relu_kernel"]) == [nonzero]
+    scatter_fill = "void at::native::_scatter_gather_elementwise_kernel<128, 4, _cuda_scatter_fill_internal_kernel>"
+    masked_fill = "void at::native::vectorized_elementwise_kernel<4, masked_fill_kernel(TensorIterator&)::{lambda}>"
+    for value_dependent in (nonzero, scatter_fill, masked_fill):
+        assert library_kernels([value_dependent], ["_relu_kernel"]) == [value_dependent]
 
 
 def test_more_runs_under_the_submissions_kernel_names_than_launches_is_caught():

@@ -25,7 +25,11 @@ LIBRARY_KERNEL_MARKERS = ("at::native::", "at::cuda::", "cublas", "cudnn", "cutl
 # Markers no Triton kernel of a submission has reason to carry in its name: naming one's kernel
 # after a library kernel does not excuse that library kernel ("gemm" alone is a common name).
 LIBRARY_ONLY_MARKERS = tuple(m for m in LIBRARY_KERNEL_MARKERS if m != "gemm")
-DATA_MOVEMENT_MARKERS = ("copy", "Copy", "FillFunctor", "fill", "zero", "arange", "range_factory")
+# Kernels of the ops a wrapper may run (integrity.py ALLOWED_WRAPPER_OPS): copies and casts, constant
+# fills, arange. Not those whose work depends on values (a mask, indices): masked_fill, scatter's
+# fill, index_copy, nonzero carry "fill", "copy" or "zero" in their names too, and are compute.
+DATA_MOVEMENT_MARKERS = ("copy", "Copy", "FillFunctor", "arange", "range_factory")
+VALUE_DEPENDENT_MARKERS = ("masked", "scatter", "index", "gather", "nonzero", "where")
 PAYLOAD_KEYS = frozenset({"case", "config", "output", "args_after", "kwargs_after", "aliases"})
 MAX_NAMES = 64           # kernel or op names in one list of a worker's facts
 
@@ -255,7 +259,7 @@ def triton_kernels_ran(runs: dict[str, int], triton_names: list[str]) -> int:
 
 
 def _data_movement(name: str) -> bool:
-    return any(m in name for m in DATA_MOVEMENT_MARKERS) and "nonzero" not in name  # nonzero: compute
+    return any(m in name for m in DATA_MOVEMENT_MARKERS) and not any(m in name for m in VALUE_DEPENDENT_MARKERS)
 
 
 def names_in(value: object) -> list[str]:

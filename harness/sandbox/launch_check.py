@@ -63,6 +63,12 @@ class LaunchCheck:
         self._environ = self._environ_state.read()
         self._knobs = _knobs_state()
         self._knobs_state = _knobs_state
+        # the sections themselves, by identity (held, so no id is reused): a stand-in section of the
+        # submission's, made to read like the original, would answer Triton's compiler
+        knobs = sys.modules.get("triton.knobs")
+        self._knobs_dict = vars(knobs) if knobs is not None else {}
+        self._sections = dict(self._knobs_dict)
+        self._dict_get = dict.get
         self._vars, self._type = vars, type
 
     def _refuse(self, what: str) -> None:
@@ -108,6 +114,10 @@ class LaunchCheck:
             changed = sorted(k for k in set(environ) | set(self._environ) if environ.get(k) != self._environ.get(k))
             return (f"tampering: the environment changed since the import ({', '.join(changed)[:200]}): Triton's "
                     "compiler reads it")
+        get, current = self._dict_get, self._knobs_dict
+        replaced = [name for name, obj in self._sections.items() if get(current, name) is not obj]
+        if replaced:
+            return f"tampering: triton.knobs.{replaced[0]} was replaced since the import: Triton's compiler reads it"
         if self._knobs_state() != self._knobs:
             return "tampering: triton.knobs changed since the import: they name the programs Triton's compiler runs"
         return None
