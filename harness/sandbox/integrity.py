@@ -170,6 +170,7 @@ class TorchOpMonitor(TorchDispatchMode):
     SCALAR_OPS = MappingProxyType({"_local_scalar_dense": "scalar reads", "item": "scalar reads",
                                    "is_nonzero": "scalar reads", "fill_": "fills", "zero_": "fills"})
     NAMESPACES = frozenset({"aten", "prims"})  # operators PyTorch implements; ALLOWED names theirs
+    PLAIN_TYPES = frozenset({torch.Tensor, torch.nn.Parameter})
     MAX_SCALAR_OPS = 128
     Tensor = torch.Tensor
     as_device = torch.device
@@ -188,10 +189,11 @@ class TorchOpMonitor(TorchDispatchMode):
             # another library's operator (one of the submission's own, named like an allowed op):
             # its kernel runs below this mode, unwatched, so calling it is compute
             self.forbidden.append(f"{str(namespace)[:40]}::{name}")
-        elif types:
+        elif any(t not in self.PLAIN_TYPES for t in types):
             # a tensor subclass's __torch_dispatch__ handles the op next, below this mode (plain
-            # tensors and torch's Parameter bring no types)
-            self.forbidden.append(f"{name}(through {type.__dict__['__name__'].__get__(types[0])}.__torch_dispatch__)")
+            # tensors bring no types, or torch.Tensor itself)
+            foreign = next(t for t in types if t not in self.PLAIN_TYPES)
+            self.forbidden.append(f"{name}(through {type.__dict__['__name__'].__get__(foreign)}.__torch_dispatch__)")
         elif name not in self.ALLOWED:
             self.forbidden.append(name)
         elif self.forbid_host_transfer and name in self.TRANSFERS and self.crosses_devices(args, kwargs):
