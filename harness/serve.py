@@ -35,6 +35,8 @@ from harness.api import Evaluator, PoolClosed, QueueFull
 
 MAX_BODY_BYTES = 1 << 20   # a kernel's source is a few kB; a model's whole answer well under this
 RETRY_AFTER_S = 1
+SOCKET_TIMEOUT_S = 30.0  # for a request to arrive whole, and between the requests of one connection
+MAX_CONNECTIONS = 256    # connections served at once (each a thread)
 
 
 class RemoteBindRefused(ValueError):
@@ -76,11 +78,29 @@ class EvaluationServer(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, address: tuple[str, int], evaluator: Evaluator, max_timeout: float) -> None:
+    def __init__(self, address: tuple[str, int], evaluator: Evaluator, max_timeout: float,
+                 max_connections: int = MAX_CONNECTIONS) -> None:
         self.evaluator = evaluator
         self.max_timeout = max_timeout
         self.stopping = threading.Event()
+        # a thread per connection, at most this many: clients that open connections and send
+        # nothing (or a body byte at a time) would otherwise each hold a thread for good
+        self._connections = threading.BoundedSemaphore(max_connections)
+        if ":" in address[0]:
+            self.address_family = socket.AF_INET6  # ::1
         super().__init__(address, _Handler)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self._connections.acquire(blocking=False):
+            self.shutdown_request(request)  # over the limit: closed unanswered, the client may retry
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._connections.release()
 
     @property
     def url(self) -> str:
@@ -91,6 +111,7 @@ class EvaluationServer(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     server: EvaluationServer
     protocol_version = "HTTP/1.1"
+    timeout = SOCKET_TIMEOUT_S  # reading a request (and waiting for the next one) may take this long
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
         pass  # one line per request would drown the log of a reward loop
@@ -124,8 +145,8 @@ class _Handler(BaseHTTPRequestHandler):
             return self._answer(413, {"error": f"the body is larger than {MAX_BODY_BYTES} bytes"})
         try:
             task_id, code, sample_id, timeout = _request_fields(json.loads(self.rfile.read(length) or b"null"))
-        except ValueError as exc:  # JSONDecodeError is a ValueError
-            return self._answer(400, {"error": str(exc)})
+        except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError; nesting too deep
+            return self._answer(400, {"error": str(exc)[:500] or type(exc).__name__})
         if self.server.stopping.is_set():
             return self._answer(503, {"error": "the server is shutting down"})
         timeout = min(timeout or self.server.max_timeout, self.server.max_timeout)
@@ -139,6 +160,8 @@ class _Handler(BaseHTTPRequestHandler):
             record = future.result()
         except PoolClosed:
             return self._answer(503, {"error": "the server shut down before the job ran"})
+        except Exception as exc:  # noqa: BLE001 - the harness failed on this request: say so, serve on
+            return self._answer(500, {"error": f"harness error: {type(exc).__name__}: {str(exc)[:500]}"})
         self._answer(200, record)
 
 
@@ -155,9 +178,10 @@ def serve(host: str = "127.0.0.1", port: int = 8765, *, allow_remote: bool = Fal
                           fail_fast=fail_fast)
     try:
         server = EvaluationServer((host, port), evaluator, max_timeout=timeout)
-    except OSError:
+    except (OSError, OverflowError) as exc:  # port in use or out of range, an unknown host
         evaluator.close()
-        raise
+        print(f"kernelbenchx serve: cannot listen on {host}:{port}: {exc}", file=sys.stderr)
+        return 2
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())

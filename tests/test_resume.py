@@ -73,3 +73,22 @@ def test_a_run_resumes_only_with_the_settings_it_was_written_with(tmp_path):
     Journal(tmp_path / "b", header, resume=True)
     with pytest.raises(JournalError, match="fail_fast"):
         Journal(tmp_path / "b", header | {"fail_fast": True}, resume=True)
+
+
+def test_a_resume_refuses_other_limits_or_perf_and_a_damaged_header(tmp_path):
+    """A run's stage limits and perf settings decide verdicts (a timeout under 0.01 s is no verdict
+    under 300 s), so a resume under others is refused; a journal whose first line is not a header
+    is refused with the file named, not a traceback."""
+    from harness.run.journal import Journal, JournalError
+
+    header = {"seed": 0, "mode": "interpreter", "fail_fast": False, "perf": "not requested",
+              "compile_baseline": False, "limits": {"call": 300.0, "exe": 300.0}}
+    Journal(tmp_path / "a", header, resume=False)
+    for changed in ({"limits": {"call": 0.01, "exe": 0.01}}, {"perf": "timed on GPU"}, {"compile_baseline": True}):
+        with pytest.raises(JournalError, match=next(iter(changed))):
+            Journal(tmp_path / "a", header | changed, resume=True)
+    for first_line in ("garbage", "[1, 2]", '{"seed": 0}'):
+        (tmp_path / "b").mkdir(exist_ok=True)
+        (tmp_path / "b" / "journal.jsonl").write_text(first_line + "\n")
+        with pytest.raises(JournalError, match="header"):
+            Journal(tmp_path / "b", header, resume=True)

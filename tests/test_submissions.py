@@ -86,3 +86,29 @@ def test_several_sources_give_one_job_list_with_unique_ids(tmp_path):
     jobs = load_submissions([tmp_path / "Activation", preds, str(tmp_path / "Activation" / "gelu.py")])
     assert [j.task_id for j in jobs] == ["Activation/gelu.py"] * 4
     assert len({j.key for j in jobs}) == 4  # sample ids continue across the sources
+
+
+def test_code_that_already_parses_is_kept_whole_and_fences_are_found_in_linear_time():
+    """A plain program whose docstring shows a fenced example, or whose strings hold an end token,
+    is kept as it is; fence lines are found in one pass (a quadratic pattern took seconds on a few
+    tens of kB of fence lines, holding the server's lock)."""
+    import time
+    from harness.run.submissions import fenced_blocks
+    plain = 'def f():\n    """Example:\n    ```\n    f()\n    ```\n    """\n    return "</s>"\n'
+    assert extract_code(plain) == plain
+    assert fenced_blocks("a\n```py\nx = 1\n```\nb\n  ```\ny\n  ```") == ["x = 1\n", "y\n"]
+    start = time.perf_counter()
+    extract_code("```a\n" * 50_000)
+    assert time.perf_counter() - start < 2.0
+
+
+def test_a_repeated_prediction_gets_its_own_sample_id_and_lone_surrogates_are_escaped(tmp_path):
+    """Two lines with the same task, sample_id and code would share a job key (and overwrite each
+    other's record): the repeat is renumbered. Lone surrogates (valid in JSON) become escapes."""
+    code = "def relu(input, inplace=False):\n    return input  # \ud800\n"
+    rows = [{"file": "Activation/relu.py", "predict": code, "sample_id": 3}] * 2
+    path = tmp_path / "p.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    jobs = load_submissions(path)
+    assert [j.sample_id for j in jobs] == [3, 4] and len({j.key for j in jobs}) == 2
+    assert "\\ud800" in jobs[0].code and jobs[0].error is None

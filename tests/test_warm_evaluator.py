@@ -149,3 +149,28 @@ def test_the_server_answers_evaluates_and_pushes_back():
         shutdown(server)
     with pytest.raises(OSError):
         urllib.request.urlopen(url + "/health", timeout=5)
+
+
+def test_stalled_clients_are_cut_off_and_a_deeply_nested_body_is_a_400(monkeypatch):
+    """Connections that send nothing are closed after the socket timeout, at most ``max_connections``
+    are served at once (the next is closed unanswered), and a body nested past the JSON parser's
+    recursion limit is answered 400, not dropped."""
+    import socket
+    from harness import serve as serve_module
+    monkeypatch.setattr(serve_module._Handler, "timeout", 0.5)
+    ev = Evaluator(perf=False, workers=1, timeout=60)
+    server = EvaluationServer(("127.0.0.1", 0), ev, max_timeout=60, max_connections=2)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        idle = [socket.create_connection(server.server_address[:2], timeout=10) for _ in range(2)]
+        time.sleep(0.2)
+        over = socket.create_connection(server.server_address[:2], timeout=10)
+        assert over.recv(1) == b""  # closed at once: two connections are being served
+        started = time.monotonic()
+        assert all(s.recv(1) == b"" for s in idle) and time.monotonic() - started < 5  # the timeout cut them
+        for s in idle + [over]:
+            s.close()
+        status, body, _ = _post(server.url, b"[" * 200_000)
+        assert status == 400 and "recursion" in body["error"].lower(), body
+    finally:
+        shutdown(server)

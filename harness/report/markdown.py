@@ -19,7 +19,12 @@ SUMMARY_KEYS = ("jobs", "exe_rate", "perf_rate", "geomean_speedup_vs_eager", "ge
 
 
 def _load(run: Path) -> dict[str, dict]:
-    return {m["task_id"]: m for m in json.loads((run / "metrics.json").read_text()) if m.get("task_id")}
+    """A run's records by job key (task, sample and code): several samples of a task each have a row."""
+    return {m.get("key") or _label(m): m for m in json.loads((run / "metrics.json").read_text()) if m.get("task_id")}
+
+
+def _label(m: dict) -> str:
+    return f"{m['task_id']}#{m.get('sample_id', 0)}"
 
 
 def _fmt(x, spec: str = ".3g", suffix: str = "") -> str:
@@ -28,9 +33,9 @@ def _fmt(x, spec: str = ".3g", suffix: str = "") -> str:
 
 def task_table(metrics: dict[str, dict]) -> list[str]:
     lines = ["| task | verdict | perf | speedup vs eager | vs compile | % roofline |", "|---|---|---|---|---|---|"]
-    for task_id, m in sorted(metrics.items()):
+    for m in sorted(metrics.values(), key=_label):
         p = m.get("perf_metrics") or {}
-        lines.append(f"| {task_id} | {m['verdict']} | {m['perf']['status']} | {_fmt(p.get('speedup_vs_eager'), '.2f', 'x')} "
+        lines.append(f"| {_label(m)} | {m['verdict']} | {m['perf']['status']} | {_fmt(p.get('speedup_vs_eager'), '.2f', 'x')} "
                      f"| {_fmt(p.get('speedup_vs_compile'), '.2f', 'x')} | {_fmt(p.get('roofline_pct'), '.1f', '%')} |")
     return lines
 
@@ -38,11 +43,11 @@ def task_table(metrics: dict[str, dict]) -> list[str]:
 def case_table(metrics: dict[str, dict]) -> list[str]:
     lines = ["| task | case | ms (IQR) | eager ms | compile ms | GB/s | TFLOP/s | % roofline | vs eager | vs compile |",
              "|---|---|---|---|---|---|---|---|---|---|"]
-    for task_id, m in sorted(metrics.items()):
+    for m in sorted(metrics.values(), key=_label):
         for c in (m.get("perf_metrics") or {}).get("cases", []):
             cand, eager, comp = c["candidate"], c.get("eager") or {}, c.get("compile") or {}
             lines.append(
-                f"| {task_id} | {c['describe']} | {_fmt(cand['median_ms'], '.4g')} ({_fmt(cand['iqr_ms'], '.2g')}) "
+                f"| {_label(m)} | {c['describe']} | {_fmt(cand['median_ms'], '.4g')} ({_fmt(cand['iqr_ms'], '.2g')}) "
                 f"| {_fmt(eager.get('median_ms'), '.4g')} | {_fmt(comp.get('median_ms'), '.4g')} | {_fmt(c.get('gbs'), '.0f')} "
                 f"| {_fmt(c.get('tflops'), '.3g')} | {_fmt(c.get('roofline_pct'), '.1f')} "
                 f"| {_fmt(c.get('speedup_vs_eager'), '.2f', 'x')} | {_fmt(c.get('speedup_vs_compile'), '.2f', 'x')} |")
@@ -51,12 +56,12 @@ def case_table(metrics: dict[str, dict]) -> list[str]:
 
 def repeatability(first: dict[str, dict], second: dict[str, dict]) -> tuple[float | None, list[str]]:
     diffs, lines = [], ["| task | speedup pass 1 | pass 2 | difference |", "|---|---|---|---|"]
-    for task_id in sorted(set(first) & set(second)):
-        a = (first[task_id].get("perf_metrics") or {}).get("speedup_vs_eager")
-        b = (second[task_id].get("perf_metrics") or {}).get("speedup_vs_eager")
+    for key in sorted(set(first) & set(second), key=lambda k: _label(first[k])):
+        a = (first[key].get("perf_metrics") or {}).get("speedup_vs_eager")
+        b = (second[key].get("perf_metrics") or {}).get("speedup_vs_eager")
         if a and b:
             diffs.append(abs(b / a - 1))
-            lines.append(f"| {task_id} | {a:.3f} | {b:.3f} | {100 * (b / a - 1):+.2f}% |")
+            lines.append(f"| {_label(first[key])} | {a:.3f} | {b:.3f} | {100 * (b / a - 1):+.2f}% |")
     return (statistics.median(diffs) if diffs else None), lines
 
 

@@ -9,6 +9,7 @@ are reported for every job whose source parses, failed ones too.
 
 from __future__ import annotations
 
+import ast
 import statistics
 from typing import Any
 
@@ -30,6 +31,9 @@ def code_quality(source: str) -> dict[str, Any]:
     if len(source) > MAX_SOURCE_CHARS:
         return {"unavailable": f"source longer than {MAX_SOURCE_CHARS} characters"}
     try:
+        # Python's own parser first: radon's tokenizer takes time growing with the square of a broken
+        # source's length (a 20 kB one took two minutes), and a source that does not parse has no metrics
+        ast.parse(source)
         raw = analyze(source)
         functions = [b.complexity for b in cc_visit(source) if isinstance(b, Function)]
         maintainability = mi_visit(source, multi=True)

@@ -36,9 +36,17 @@ class Journal:
             self._write_line({"kind": "header", **header})
 
     def _load(self, header: dict[str, Any]) -> None:
-        lines = self.path.read_text(encoding="utf-8").splitlines()
-        old = json.loads(lines[0]) if lines else {}
-        for key, default in (("seed", None), ("mode", None), ("fail_fast", False)):  # journals before fail-fast: off
+        lines = self.path.read_text(encoding="utf-8", errors="replace").splitlines()
+        try:
+            old = json.loads(lines[0]) if lines else {}
+        except (ValueError, RecursionError):
+            old = None
+        if not isinstance(old, dict) or old.get("kind") != "header":
+            raise JournalError(f"{self.path} does not start with a run's header line: it is not a journal this "
+                               "harness wrote (or its first line was damaged); use another --out")
+        # settings a verdict depends on (journals from before a setting was recorded: its default then)
+        for key, default in (("seed", None), ("mode", None), ("fail_fast", False), ("perf", header.get("perf")),
+                             ("compile_baseline", header.get("compile_baseline")), ("limits", header.get("limits"))):
             if old.get(key, default) != header.get(key, default):
                 raise JournalError(f"{self.path} was written with {key}={old.get(key, default)!r}, this run has "
                                    f"{key}={header.get(key)!r}: resume with the same settings or use another --out")

@@ -88,6 +88,8 @@ class JobPool:
                 self._running += 1
             try:
                 request.future.set_result(self.evaluator.evaluate_recorded(request.job, slot, request.limits))
+            except BaseException as exc:  # noqa: BLE001 - the waiting client gets it; the slot serves on
+                request.future.set_exception(exc)
             finally:
                 with self._lock:
                     self._running -= 1

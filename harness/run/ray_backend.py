@@ -17,6 +17,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from dataclasses import asdict
 from typing import Any, Callable
 
 from harness.config import GPU, INTERPRETER, RunConfig
@@ -188,7 +189,7 @@ def run_on_ray(jobs: list[Job], config: RunConfig, address: str | None = None,
               "started": time.strftime("%Y-%m-%dT%H:%M:%S"), "perf": context["perf"],
               "compile_baseline": config.compile_baseline and actors.mode == GPU, "roofline": context["roofline"],
               "golden": context["golden"], "backend": "ray", "workers": len(actors.slots()),
-              "fail_fast": config.fail_fast}
+              "fail_fast": config.fail_fast, "limits": asdict(config.limits)}
     journal = Journal(config.out_dir, header, config.resume)
     pending: "queue.Queue[Job]" = queue.Queue()
     for job in jobs:

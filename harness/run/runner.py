@@ -11,7 +11,7 @@ import tempfile
 import threading
 import time
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -245,7 +245,8 @@ class Evaluator:
                       "started": time.strftime("%Y-%m-%dT%H:%M:%S"), "perf": self.perf_note(),
                       "compile_baseline": self.config.compile_baseline and self.perf_enabled,
                       "roofline": self.roofline, "golden": str(self.golden.path) if self.golden else None,
-                      "workers": len(self.slots()), "fail_fast": self.config.fail_fast}
+                      "workers": len(self.slots()), "fail_fast": self.config.fail_fast,
+                      "limits": asdict(self.config.limits)}
             journal = Journal(self.config.out_dir, header, self.config.resume)
             pending: "queue.Queue[Job]" = queue.Queue()
             # Longest first (where this GPU's per-task times are known), so the run does not end

@@ -34,7 +34,8 @@ CODE_KEYS = ("predict", "prediction", "completion", "code", "output", "response"
 END_TOKENS = ("<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|end|>", "</s>", "<｜end▁of▁sentence｜>")
 ENTRY_MARKER = "Wrapper Entry Information:"
 DESCRIPTION_MARKER = "Functional Description:"
-_FENCE = re.compile(r"^[ \t]*```[^\n`]*\n(.*?)^[ \t]*```[ \t]*$", re.S | re.M)
+_OPENING_FENCE = re.compile(r"[ \t]*```[^\n`]*")   # a whole line: ``` and an optional language tag
+_CLOSING_FENCE = re.compile(r"[ \t]*```[ \t]*")
 
 
 @dataclass
@@ -58,17 +59,45 @@ class Job:
         return f"{self.task_id or self.source}#{self.sample_id}@{self.code_sha}"
 
 
+def fenced_blocks(text: str) -> list[str]:
+    """The contents of the markdown code fences in ``text`` (an opening line of three backticks and
+    an optional tag, up to the next line of three backticks alone), in one pass over the lines."""
+    blocks, current = [], None
+    for line in text.split("\n"):
+        if current is None:
+            if _OPENING_FENCE.fullmatch(line):
+                current = []
+        elif _CLOSING_FENCE.fullmatch(line):
+            blocks.append("\n".join(current) + "\n" if current else "")
+            current = None
+        else:
+            current.append(line)
+    return blocks
+
+
+def _parses(text: str) -> bool:
+    try:
+        ast.parse(text)
+    except (SyntaxError, RecursionError, MemoryError, ValueError):
+        return False
+    return True
+
+
 def extract_code(text: str) -> str:
-    """Model output -> Python source: drop the test part, chat end tokens and markdown fences."""
+    """Model output -> Python source: drop the test part; then, unless what is left is already
+    Python (whose string literals may hold fences or end tokens), chat end tokens and markdown
+    fences."""
     text = text.replace("\r\n", "\n")
     lines = text.split("\n")
     for i, line in enumerate(lines):
         if line.strip() == SEPARATOR:
             text = "\n".join(lines[:i])
             break
+    if text.strip() and _parses(text):
+        return text.strip("\n") + "\n"
     for token in END_TOKENS:
         text = text.replace(token, "")
-    blocks = _FENCE.findall(text)
+    blocks = fenced_blocks(text)
     if blocks:
         with_defs = [b for b in blocks if re.search(r"^\s*(def|@triton)", b, re.M)]
         text = "\n\n".join(with_defs or blocks)
@@ -100,6 +129,8 @@ def _prepare(task_key: str | None, raw: str, source: str, sample_id: int | None,
             task_id = get_task(task_key).id
         except TaskError as exc:
             error = str(exc)
+    if isinstance(raw, str):  # lone surrogates (JSON can carry them) written as escapes: no write or hash fails
+        raw = raw.encode("utf-8", "backslashreplace").decode("utf-8")
     code = extract_code(raw) if isinstance(raw, str) else ""
     if error is None and not code.strip():
         error = "empty code: the prediction holds no Python source"
@@ -173,11 +204,26 @@ def load_submissions(source: str | Path | Iterable[tuple[str, str]] | list[str |
     across them), or ``(task, code)`` pairs."""
     counters: dict = defaultdict(int)
     if isinstance(source, (str, Path)):
-        return _from_path(Path(source), counters)
+        return _distinct(_from_path(Path(source), counters), counters)
     items = list(source)
     if items and all(isinstance(s, (str, Path)) for s in items):
-        return [job for s in items for job in _from_path(Path(s), counters)]
-    return [_prepare(task, code, f"<item {i}>", None, counters) for i, (task, code) in enumerate(items)]
+        return _distinct([job for s in items for job in _from_path(Path(s), counters)], counters)
+    return _distinct([_prepare(task, code, f"<item {i}>", None, counters) for i, (task, code) in enumerate(items)],
+                     counters)
+
+
+def _distinct(jobs: list[Job], counters: dict) -> list[Job]:
+    """``jobs`` with no two sharing a key (task, sample id and code): a repeat of an earlier
+    prediction gets the next free sample id, so each is evaluated and recorded on its own (two
+    records under one key overwrote each other in the journal and the reports)."""
+    seen: set[str] = set()
+    for job in jobs:
+        while job.key in seen:
+            group = job.task_id or job.source
+            job.sample_id = max(counters[group], job.sample_id + 1)
+            counters[group] = job.sample_id + 1
+        seen.add(job.key)
+    return jobs
 
 
 def _from_path(path: Path, counters: dict) -> list[Job]:
