@@ -551,3 +551,25 @@ def test_a_compiled_kernel_launched_on_a_stream_named_by_handle_is_refused(monke
         launcher(1, 2, stream=1234)
     launcher(1, 2)
     assert ran == [((1, 2), {})] and counter.count == 1
+
+
+def test_what_counts_as_plain_data_for_a_constructor():
+    """Numbers, exact lists and tuples, NumPy arrays of numbers and exact NumPy scalars, a tensor
+    kept on its device: plain. A subclass of a NumPy scalar (its __float__ is the submission's), an
+    object array, a tensor inside a list or moved to another device: not."""
+    import numpy as np
+    from harness.sandbox.guard import plain_data_check
+    check = plain_data_check()
+
+    class Sneaky(np.float64):
+        def __float__(self):
+            return 0.0
+
+    x = torch.ones(2)
+    for plain in ([1, 2.0, (3, True, 1j)], np.ones(3), np.float32(1.0), np.arange(4)):
+        assert check(plain, None) is None, plain
+    assert check(x, None) is None and check(x, "cpu") is None and check(x, torch.device("cpu")) is None
+    assert "Sneaky" in check([Sneaky(1.0)], None)
+    assert "ndarray" in check(np.array([object()]), None)
+    assert "read back" in check([x[0], x[1]], None)
+    assert "another device" in check(x, "meta")

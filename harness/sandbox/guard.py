@@ -176,15 +176,18 @@ def plain_data_check() -> Callable[[Any, Any], str | None]:
     tensor kept on its device), else what is not plain."""
     import numpy
     import torch
-    tensor, ndarray, generic, device_type = torch.Tensor, numpy.ndarray, numpy.generic, torch.device
+    tensor, ndarray, device_type = torch.Tensor, numpy.ndarray, torch.device
     scalars = (bool, int, float, complex)
-    type_, issubclass_, len_ = type, issubclass, len
+    numpy_scalars = frozenset(t for t in numpy.sctypeDict.values() if isinstance(t, type))  # exact types only
+    type_ = type
     list_iter, tuple_iter = list.__iter__, tuple.__iter__
 
     def check(data: Any, device: Any) -> str | None:
         kind = type_(data)
         if kind is tensor:  # converted without a dispatched op: only where no copy to another device happens
-            if device is None or (type_(device) in (str, device_type) and device_type(device) == data.device):
+            target = device_type(device) if type_(device) in (str, device_type) else None
+            if device is None or (target is not None and target.type == data.device.type
+                                  and target.index in (None, data.device.index)):
                 return None
             return "a tensor moved to another device (use .to() or .cpu(), which the harness watches)"
         stack, left = [data], MAX_DATA_VALUES
@@ -200,9 +203,7 @@ def plain_data_check() -> Callable[[Any, Any], str | None]:
                 stack.extend(list_iter(value))
             elif kind is tuple:
                 stack.extend(tuple_iter(value))
-            elif kind is ndarray and value.dtype.kind in "biufc":
-                continue
-            elif issubclass_(kind, generic) and kind.__module__ == "numpy":
+            elif (kind is ndarray and value.dtype.kind in "biufc") or kind in numpy_scalars:
                 continue
             else:
                 return f"a value of type {type.__dict__['__name__'].__get__(kind)}" + (
