@@ -104,15 +104,18 @@ EXPECTED = {
     # flags, builtins.__import__, a knobs entry whose metaclass answers __module__): they run, but
     # find the tensors the call returned, not the harness's copy, so the kernel's zeros are judged
     "fix_up_in_serialization_state": ("wrong", None, "all zeros"),
-    "fix_up_in_builtin_import": ("wrong", None, "all zeros"),
+    # (with Python 3.12's watch of the submission's code, its __import__ is refused when torch calls it
+    # back from a conversion inside the harness's own code: an error rather than the zeros judged)
+    "fix_up_in_builtin_import": (("wrong", "error"), None, ("all zeros", "dispatch hooks are off")),
     "fix_up_in_knobs_check": ("wrong", None, "all zeros"),
     "replace_os_environ": ("integrity", "call", "os.environ was replaced"),
     "fix_up_from_signal_handler": ("integrity", "call", "may not call signal"),
     "launch_check_globals_replaced": ("integrity", "call", "launch_check.COMPILER_ENV_NAMES"),
     # PyTorch work below the monitor: an operator of the submission's own library named like a copy,
     # a tensor subclass's __torch_dispatch__, the scalar-op limit cleared through the class
-    "custom_op_named_like_copy": ("integrity", "exe", "kbxevil::clone"),
-    "subclass_dispatch_below_monitor": ("integrity", "exe", "__torch_dispatch__"),
+    # (Python 3.12+: refused as soon as the op's Python code starts with the dispatch hooks off)
+    "custom_op_named_like_copy": ("integrity", ("call", "exe"), ("kbxevil::clone", "dispatch hooks are off")),
+    "subclass_dispatch_below_monitor": ("integrity", ("call", "exe"), ("__torch_dispatch__", "dispatch hooks are off")),
     "scalar_limit_cleared": ("integrity", ("call", "exe"), "element-wise work on the host"),
     # torch's data constructors convert values with the Python dispatch key off: a __float__ of the
     # submission's ran PyTorch unseen, and a list of 0-d tensors was read back to the host unseen
@@ -573,3 +576,17 @@ def test_what_counts_as_plain_data_for_a_constructor():
     assert "ndarray" in check(np.array([object()]), None)
     assert "read back" in check([x[0], x[1]], None)
     assert "another device" in check(x, "meta")
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="the watch of the submission's code needs sys.monitoring (3.12+)")
+def test_code_called_back_with_the_dispatch_hooks_off_is_refused(tmp_path):
+    """torch calls the submission's __len__/__getitem__/__float__ with the Python dispatch keys off
+    when it converts Python values (indexing with a list-like, a constructor reached through
+    torch._C past its stand-in): on 3.12+ such code is refused as it starts."""
+    names = ["index_list_blinds_monitor", "constructor_through_torch_c"]
+    records = _evaluate(tmp_path, names)
+    for i, name in enumerate(names):
+        rec = records[i]
+        assert rec["verdict"] == "integrity", (name, rec["call"], rec["exe"])
+        assert "dispatch hooks are off" in rec["call"]["detail"] + rec["exe"]["detail"], (name, rec)
+        assert rec["info"]["sandbox"].endswith("+keys"), rec["info"]

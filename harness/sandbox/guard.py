@@ -57,6 +57,9 @@ LIBRARY_KEY = "torch._C._dispatch_library"
 # (tests/adversarial/constructor_callback_blinds_monitor.py). Their stand-ins take plain data only.
 DATA_CONSTRUCTORS = {"torch.tensor": 0, "torch.as_tensor": 0, "torch.asarray": 0, "torch.Tensor.new_tensor": 1}
 MAX_DATA_VALUES = 1 << 20  # values a constructor's data may hold (a Python list of them is slow anyway)
+# sys.monitoring (PEP 669, Python 3.12+): what would turn off or take over the harness's watch of the
+# submission's code (watch_dispatch_keys); handed to library callers only, like the primitives above
+MONITORING_FUNCTIONS = ("use_tool_id", "free_tool_id", "register_callback", "set_events", "set_local_events")
 
 # Events refused to the submission whatever their arguments.
 REFUSED_EVENTS = frozenset({
@@ -261,6 +264,11 @@ def install_proxies() -> dict[str, Callable]:
         originals[key] = original
         maker = _library_proxy if key == LIBRARY_KEY else _data_proxy if key in DATA_CONSTRUCTORS else _proxy
         stand_ins.setdefault(id(original), maker(key, original))
+    monitoring = getattr(sys, "monitoring", None)
+    for name in MONITORING_FUNCTIONS if monitoring is not None else ():
+        key = f"sys.monitoring.{name}"
+        originals[key] = getattr(monitoring, name)
+        setattr(monitoring, name, _proxy(key, originals[key]))
     torch_module = sys.modules.get("torch")
     if torch_module is not None:  # a method: bound on the Python class, before the snapshot and the guard
         key = "torch.Tensor.new_tensor"
@@ -582,6 +590,43 @@ def arm(policy: GuardPolicy, originals: dict[str, Callable],
     """Install the guard for good (an audit hook cannot be removed); ``compiler_state_changed``
     says why Triton's compiler would no longer run what it ran before the import (None: unchanged)."""
     sys.addaudithook(_make_hook(policy, originals, compiler_state_changed))
+
+
+def watch_dispatch_keys(submission_file: str) -> bool:
+    """Refuse to run the submission's code while PyTorch's Python dispatch keys are excluded, which
+    no dispatch mode then sees: torch's conversions of Python values (data constructors, indexing
+    with list-likes, the legacy constructors, also reached through ``torch._C``) call ``__float__``,
+    ``__getitem__``, ... that way, and so does a tensor subclass's or a mode's own handler. Uses
+    ``sys.monitoring`` (PEP 669, Python 3.12+): a callback at the start of every Python function,
+    disabled at once for every code object but the submission's file's, so it costs the harness
+    nothing and the submission one check per call. Returns whether it is installed (older Pythons:
+    the constructor stand-ins are the only cover). Call before :func:`install_proxies`, which then
+    hands the monitoring functions to library code only."""
+    monitoring = getattr(sys, "monitoring", None)
+    torch = sys.modules.get("torch")
+    if monitoring is None or torch is None:
+        return False
+    tool = next((i for i in range(6) if monitoring.get_tool(i) is None), None)
+    if tool is None:
+        return False
+    keys = tuple(getattr(torch._C.DispatchKey, n) for n in ("Python", "PythonTLSSnapshot")
+                 if hasattr(torch._C.DispatchKey, n))
+    excluded, disable, refusal = torch._C._dispatch_tls_is_dispatch_key_excluded, monitoring.DISABLE, GuardRefusal
+    filename = submission_file
+
+    def started(code: Any, offset: int) -> Any:
+        if code.co_filename != filename:
+            return disable
+        for key in keys:
+            if excluded(key):
+                raise refusal("guard: the submission may not run code while PyTorch's dispatch hooks are off (torch "
+                              "called it back from a conversion, or a dispatch handler of its own: no monitor would "
+                              "see the PyTorch work done there)")
+        return None
+    monitoring.use_tool_id(tool, "kernelbenchx-guard")
+    monitoring.register_callback(tool, monitoring.events.PY_START, started)
+    monitoring.set_events(tool, monitoring.events.PY_START)
+    return True
 
 
 def scrub_modules() -> None:

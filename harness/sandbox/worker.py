@@ -157,7 +157,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     from harness.taskdef import map_tensors
     from harness.sandbox.autotune import config_count, find_autotuners, pinned_configs
     from harness.sandbox.gpu_trace import KernelTrace, triton_kernel_names
-    from harness.sandbox.guard import arm, install_proxies, policy_for, scrub_modules
+    from harness.sandbox.guard import arm, install_proxies, policy_for, scrub_modules, watch_dispatch_keys
     from harness.sandbox.integrity import LaunchCounter, ModeStacks, ModuleSnapshot, TorchOpMonitor
     from harness.sandbox.launch_check import LaunchCheck
     from harness.task import get_task
@@ -178,12 +178,13 @@ def run(job: dict, reporter: EventWriter) -> None:
     launch_check.install()
     launches = LaunchCounter(check=launch_check.check)
     launches.install()
+    keys_watched = watch_dispatch_keys(str(submission))
     originals = install_proxies()
     snapshot = ModuleSnapshot()
     modes = ModeStacks()
     arm(policy, originals, launch_check.compiler_state_changed)
     scrub_modules()
-    sandbox += "+guard"
+    sandbox += "+guard" + ("+keys" if keys_watched else "")
 
     # which code this process imports: the parent checks it is the job's own (run/runner.py)
     reporter.emit(protocol.STAGE, stage=protocol.LOAD, sandbox=sandbox, source_sha256=_sha256_of(submission))
