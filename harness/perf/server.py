@@ -379,7 +379,7 @@ class PerfServer:
         bytes the harness wrote, which the judge reads from a private copy and checks. The file is
         the job directory's, so code of the submission's that runs later (a hook in the library code
         of the next save, say) could rewrite it while it is judged: the digest makes that a verdict,
-        not a forged pass (tests/adversarial/perf_rewrite_saved_result.py)."""
+        not a forged pass (tests/test_saved_results.py, tests/adversarial/perf_gc_rewrites_saved_result.py)."""
         self._timing_over()  # drops the call buffers: whatever that runs of the submission's runs now
         # From now on nothing is collected in this process (it only saves, then ends): a collection
         # would run the submission's gc callbacks between two saves.
