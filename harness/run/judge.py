@@ -196,16 +196,17 @@ def _judge_case(task: Task, cases: list[Case], expected: list[CallRecord], confi
     where = _where(cases, index, configs, cfg)
     traits = case_traits(case, task.module)
     library = library_kernels(list(gpu_runs or {}), triton_names)
+    own_runs = triton_kernels_ran(gpu_runs, triton_names) if gpu_runs is not None else 0
     status, detail = OK, ""
     if launches == 0 and error is None and _has_work(case, ref):
         status, detail = INTEGRITY, f"no_triton_launch - no Triton kernel was launched in {where}"
-    elif gpu_runs is not None and error is None and _has_work(case, ref) and not triton_kernels_ran(gpu_runs, triton_names):
+    elif gpu_runs is not None and error is None and _has_work(case, ref) and not own_runs:
         status, detail = INTEGRITY, (f"gpu_trace - {launches} Triton launch(es) counted, but the GPU ran no kernel "
                                      f"other than PyTorch's in {where}")
-    elif gpu_runs is not None and triton_kernels_ran(gpu_runs, triton_names) > launches:
+    elif gpu_runs is not None and own_runs > launches:
         # each launch runs one kernel: more runs under the submission's kernels' names than launches
         # means another kernel (a library's) runs under one of those names
-        status, detail = INTEGRITY, (f"gpu_trace - {triton_kernels_ran(gpu_runs, triton_names)} runs of kernels named "
+        status, detail = INTEGRITY, (f"gpu_trace - {own_runs} runs of kernels named "
                                      f"like the submission's for {launches} Triton launch(es) in {where}")
     elif torch_ops:
         status, detail = INTEGRITY, f"torch_fallback:{torch_ops[0]} - the wrapper ran PyTorch compute ({', '.join(torch_ops[:4])}) in {where}"
