@@ -43,6 +43,85 @@ def test_nesting_deeper_than_a_path_can_name_hides_nothing(tmp_path):
     assert directory_bytes(tmp_path) >= 4 << 20
 
 
+def test_entries_removed_during_the_walk_hold_nothing(tmp_path, monkeypatch):
+    """Triton writes its cache through temporary folders it renames or removes at once: a folder
+    listed and gone before it is opened is not a failure to measure (it holds nothing now)."""
+    import harness.run.disk as disk
+
+    (tmp_path / "gone").mkdir()
+    (tmp_path / "kept").write_bytes(os.urandom(1 << 20))
+    real_open = os.open
+
+    def open_after_removal(path, flags, *args, dir_fd=None, **kwargs):
+        if path == "gone":
+            os.rmdir("gone", dir_fd=dir_fd)
+        return real_open(path, flags, *args, dir_fd=dir_fd, **kwargs)
+
+    monkeypatch.setattr(disk.os, "open", open_after_removal)
+    assert (directory_bytes(tmp_path) or 0) >= 1 << 20
+
+
+def test_a_cache_being_written_beside_the_walk_is_always_measured(tmp_path):
+    """The same race for real: temporary folders made, filled and renamed or removed as fast as
+    a thread can while the directory is measured again and again."""
+    import threading
+
+    stop, churned = threading.Event(), []
+
+    def churn():
+        i = 0
+        while not stop.is_set():
+            tmp = tmp_path / f"tmp.{i}"
+            tmp.mkdir()
+            (tmp / "kernel.bin").write_bytes(b"x" * 4096)
+            if i % 2:
+                (tmp / "kernel.bin").unlink()
+                tmp.rmdir()
+            else:
+                tmp.rename(tmp_path / f"done.{i}")
+                old = tmp_path / f"done.{i - 200}"  # the oldest go: the folder stays small
+                if old.exists():
+                    (old / "kernel.bin").unlink()
+                    old.rmdir()
+            i += 1
+        churned.append(i)
+
+    thread = threading.Thread(target=churn)
+    thread.start()
+    try:
+        results = [directory_bytes(tmp_path, max_entries=10**6) for _ in range(200)]
+    finally:
+        stop.set()
+        thread.join()
+    assert churned and churned[0] > 200  # the churn ran to the end, beside the walks
+    assert None not in results
+
+
+def test_many_folders_do_not_use_up_the_parents_descriptors(tmp_path):
+    """The parent shares its descriptors with every job it runs: a job that makes thousands of
+    folders side by side must not need one open descriptor each to be measured."""
+    import resource
+
+    for i in range(3000):
+        (tmp_path / f"d{i}").mkdir()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(512, soft), hard))
+    try:
+        used = directory_bytes(tmp_path)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    assert used is not None and used >= 3000 * 4096
+
+
+def test_folders_nested_past_the_depth_limit_are_not_measured(tmp_path):
+    deepest = tmp_path
+    for _ in range(8):
+        deepest = deepest / "d"
+    deepest.mkdir(parents=True)
+    assert directory_bytes(tmp_path, max_depth=8) is not None
+    assert directory_bytes(tmp_path, max_depth=7) is None
+
+
 def test_the_watch_names_what_is_over(tmp_path):
     (tmp_path / "data").write_bytes(os.urandom(2 << 20))
     assert DiskWatch(tmp_path, 4 << 20, interval_s=0.0).over() is None

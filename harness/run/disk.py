@@ -16,42 +16,65 @@ import time
 from pathlib import Path
 
 MAX_ENTRIES = 20_000          # files and folders: a job leaves a few hundred (call results, Triton's cache)
+MAX_DEPTH = 64                # folders within folders: Triton's cache is three deep
 SLACK_BYTES = 4 << 30         # beyond the largest single file a job may write (its call results, the cache)
 FREE_RESERVE_BYTES = 1 << 30  # below this much free space, a job holding more than ...
 LARGE_JOB_BYTES = 256 << 20   # ... this much is ended (it is among those filling the disk)
 CHECK_INTERVAL_S = 1.0
 
 
-def directory_bytes(root: Path, max_entries: int = MAX_ENTRIES) -> int | None:
+def directory_bytes(root: Path, max_entries: int = MAX_ENTRIES, max_depth: int = MAX_DEPTH) -> int | None:
     """Bytes allocated to everything under ``root`` (symlinks not followed), or None if it holds
-    more than ``max_entries`` entries or an entry that cannot be measured (counting stops there: the
-    walk stays cheap). Folders are opened relative to their parent's descriptor, so no depth of
-    nesting (paths longer than the system allows) hides anything."""
+    more than ``max_entries`` entries, folders nested deeper than ``max_depth``, or an entry that
+    cannot be read (counting stops there: the walk stays cheap). Entries removed while the walk
+    runs are left out: they no longer hold space.
+
+    Folders are opened relative to their parent's descriptor, so no length of path hides anything,
+    and only the folders on the current path are open at once (at most ``max_depth`` descriptors,
+    whatever the number of folders: the parent's descriptors are shared with its other jobs)."""
     flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
     try:
-        folders = [os.open(root, flags)]
+        path = [(os.open(root, flags), None)]  # (open folder, names of its subfolders not yet walked)
     except OSError:
         return None
     total, seen = 0, 0
     try:
-        while folders:
-            folder = folders.pop()
+        while path:
+            folder, pending = path[-1]
+            if pending is None:
+                pending = []
+                try:
+                    with os.scandir(folder) as entries:
+                        for entry in entries:
+                            seen += 1
+                            if seen > max_entries:
+                                return None
+                            try:
+                                info = entry.stat(follow_symlinks=False)
+                            except FileNotFoundError:
+                                continue  # removed since listed (Triton renames its temporary folders)
+                            total += info.st_blocks * 512
+                            if stat.S_ISDIR(info.st_mode):
+                                pending.append(entry.name)
+                except OSError:
+                    return None  # unreadable: not measured, so not within bounds
+                path[-1] = (folder, pending)
+            if not pending:
+                os.close(path.pop()[0])
+                continue
+            name = pending.pop()
             try:
-                with os.scandir(folder) as entries:
-                    for entry in entries:
-                        seen += 1
-                        if seen > max_entries:
-                            return None
-                        info = entry.stat(follow_symlinks=False)
-                        total += info.st_blocks * 512
-                        if stat.S_ISDIR(info.st_mode):
-                            folders.append(os.open(entry.name, flags, dir_fd=folder))
+                inner = os.open(name, flags, dir_fd=folder)
+            except FileNotFoundError:
+                continue  # removed after it was listed: holds nothing now
             except OSError:
-                return None  # unreadable or vanished: not measured, so not within bounds
-            finally:
-                os.close(folder)
+                return None
+            if len(path) > max_depth:
+                os.close(inner)
+                return None
+            path.append((inner, None))
     finally:
-        for folder in folders:
+        for folder, _ in path:
             os.close(folder)
     return total
 
