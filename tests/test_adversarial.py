@@ -305,6 +305,9 @@ PERF_ATTACKS = {  # name -> (verdict, phrase in the perf detail)
     "perf_right_only_when_kept": ("wrong", "timed repetition"),
     # a module swapped in sys.modules between the last check and the saving of the results
     "perf_swap_before_save": ("integrity", "sys.modules['torch']"),
+    # a slow Triton kernel when watched, PyTorch's when timed: the timed median against the watched
+    # call's GPU busy time (GPU only: the CPU stand-in has no trace)
+    "perf_fast_only_when_unwatched": ("integrity", "timed_faster_than_checked"),
 }
 
 

@@ -16,7 +16,7 @@ import pytest
 import torch
 
 from conftest import ROOT, load_metrics, run_cli, write_jsonl
-from harness.perf.metrics import case_metrics, faster_than_roofline, geomean, job_metrics, run_metrics
+from harness.perf.metrics import TIMED_OVER_CHECK_MIN, case_metrics, geomean, implausible_timing, job_metrics, run_metrics
 from harness.perf.roofline import gpu_slug, roofline_ms
 from harness.perf.timing import (MAX_REPS_PER_ROUND, MAX_ROUNDS, MAX_SPIN_CYCLES, MEDIAN_PRECISION, MIN_REPS_PER_ROUND,
                             MIN_ROUNDS, SLOW_CALL_MS, SPIN_CYCLES, EventTimer, TimingStats, median_halfwidth, precise_enough,
@@ -278,11 +278,27 @@ def test_job_metrics_geomean_over_cases_and_units():
 def test_a_case_faster_than_the_roofline_beyond_the_margin_is_not_believed():
     roof = {"copy_bytes_per_s": 4e12, "matmul_flops_per_s": {"float32": 5e13}}  # bound: 1 ms per case
     honest = job_metrics({"cases": [_raw_case("a", 1.0 / 1.4, 1.0), _raw_case("b", 2.0, 2.0)]}, roof)
-    assert faster_than_roofline(honest) is None                       # 1.4x the bound: within the margin
+    assert implausible_timing(honest) is None                       # 1.4x the bound: within the margin
     forged = job_metrics({"cases": [_raw_case("a", 2.0, 2.0), _raw_case("b", 0.01, 2.0)]}, roof)
-    reason = faster_than_roofline(forged)
+    reason = implausible_timing(forged)
     assert reason and reason.startswith("faster_than_roofline") and "case b" in reason
-    assert faster_than_roofline(job_metrics({"cases": [_raw_case("b", 0.01, 2.0)]}, None)) is None  # no roofline
+    assert implausible_timing(job_metrics({"cases": [_raw_case("b", 0.01, 2.0)]}, None)) is None  # no roofline
+
+
+def test_a_case_timed_well_below_its_watched_kernels_busy_time_is_not_believed():
+    """The timed median against the GPU time of the traced check call's kernels: honest solutions
+    time the whole call, so at or above the busy time (H200: 0.71 at the lowest); a wrapper that
+    runs faster library work when unwatched falls under TIMED_OVER_CHECK_MIN."""
+    def case(label, cand, busy):
+        return {**_raw_case(label, cand, 2.0), "check_gpu_busy_ms": busy}
+
+    honest = job_metrics({"cases": [case("a", 1.0, 1.4), case("b", 2.0, 1.0)]}, None)
+    assert [c["timed_over_check_busy"] for c in honest["cases"]] == [pytest.approx(1 / 1.4, abs=1e-3), 2.0]
+    assert implausible_timing(honest) is None
+    busy = 1.0 / (TIMED_OVER_CHECK_MIN * 0.9)  # timed just past the threshold
+    reason = implausible_timing(job_metrics({"cases": [case("a", 1.0, 1.0), case("b", 1.0, busy)]}, None))
+    assert reason and reason.startswith("timed_faster_than_checked") and "case b" in reason
+    assert implausible_timing(job_metrics({"cases": [_raw_case("b", 0.01, 2.0)]}, None)) is None  # no trace (CPU)
 
 
 def test_speedup_is_not_averaged_over_a_subset_of_sizes():

@@ -24,6 +24,13 @@ FAST_P = (0.0, 1.0, 1.5, 2.0)
 # little faster than torch's copy) and 1.27x where a cost model counts more bytes than the fastest
 # kernel must move (conv2d, expand_where), so 1.5x leaves room for both.
 ROOFLINE_MARGIN = 1.5
+# A case timed faster than this share of the GPU time its traced check call's kernels took is not
+# believed. The timed median covers the whole call and the busy time only its kernels, so honest
+# solutions sit at or above 1; on the H200 (2026-12-04, 650 cases of 180 bundled solutions) the
+# lowest was 0.71 (grid_sample_with_affine: its traced call slower than its timed ones), the 1st
+# percentile 0.97. At 0.5 a wrapper can inflate its speedup by at most 2x over what its watched
+# kernels do.
+TIMED_OVER_CHECK_MIN = 0.5
 BASELINES = (EAGER, COMPILE)
 
 
@@ -73,10 +80,9 @@ def case_metrics(raw: dict[str, Any], roofline: dict[str, Any] | None, golden: d
         out["roofline_pct"] = _r(100.0 * bound / cand)
     busy = raw.get("check_gpu_busy_ms")
     if busy:
-        # Diagnostic, not yet a verdict: the timed repetitions are not watched, so a wrapper that
-        # runs other (library) kernels whenever it is not watched is timed at their speed; its
-        # median then falls well below the GPU time of its own watched check call's kernels. The
-        # threshold for a verdict waits for this ratio's spread over honest solutions on the H200.
+        # The timed repetitions are not watched, so a wrapper that runs other (library) kernels
+        # whenever it is not watched is timed at their speed: its median then falls below the GPU
+        # time its own watched check call's kernels took (timed_faster_than_checked).
         out["check_gpu_busy_ms"] = _r(busy)
         out["timed_over_check_busy"] = _r(cand / busy)
     if golden:
@@ -86,15 +92,23 @@ def case_metrics(raw: dict[str, Any], roofline: dict[str, Any] | None, golden: d
     return out
 
 
-def faster_than_roofline(metrics: dict[str, Any]) -> str | None:
-    """Why a job's timings are physically implausible (a case more than ``ROOFLINE_MARGIN`` times
-    faster than the fastest any kernel could do it on this GPU), or ``None``."""
+def implausible_timing(metrics: dict[str, Any]) -> str | None:
+    """Why a job's timings are not believed, or ``None``: a case more than ``ROOFLINE_MARGIN`` times
+    faster than the fastest any kernel could do it on this GPU (faster_than_roofline), or timed at
+    less than ``TIMED_OVER_CHECK_MIN`` of the GPU time its own watched check call's kernels took
+    (timed_faster_than_checked: other work ran when unwatched)."""
     for case in metrics.get("cases", []):
         pct = case.get("roofline_pct")
         if pct and pct > 100.0 * ROOFLINE_MARGIN:
             return (f"faster_than_roofline - case {case['describe']} took {case['runtime_ms']} ms, "
                     f"{pct / 100:.1f}x faster than its roofline bound of {case['roofline_ms']} ms "
                     f"(bytes / measured bandwidth, FLOPs / measured peak)")
+        ratio = case.get("timed_over_check_busy")
+        if ratio is not None and ratio < TIMED_OVER_CHECK_MIN:
+            return (f"timed_faster_than_checked - case {case['describe']} was timed at {case['runtime_ms']} ms, "
+                    f"but its traced check call kept the GPU busy {case['check_gpu_busy_ms']} ms "
+                    f"({ratio:.2f}x; honest solutions are at 0.7x or more): the timed repetitions did "
+                    "other work than the watched call")
     return None
 
 

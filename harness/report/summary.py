@@ -65,8 +65,8 @@ def failure_cause(result: JobResult) -> str:
 
 def _integrity_kind(detail: str) -> str:
     text = detail.strip()
-    for kind in ("torch_fallback", "no_triton_launch", "gpu_trace", "faster_than_roofline", "monkeypatch",
-                 "guard", "protocol", "sandbox"):
+    for kind in ("torch_fallback", "no_triton_launch", "gpu_trace", "faster_than_roofline", "timed_faster_than_checked",
+                 "monkeypatch", "guard", "protocol", "sandbox"):
         if kind in text:
             return kind
     return "other"

@@ -21,7 +21,7 @@ import harness
 from harness import protocol
 from harness.config import (ENV_NO_SPARES, ENV_NO_ZYGOTE, ENV_PERF_ON_CPU, GPU, INTERPRETER, WORKER_FILE_LIMIT, RunConfig,
                             StageLimits)
-from harness.perf.metrics import faster_than_roofline, job_metrics
+from harness.perf.metrics import implausible_timing, job_metrics
 from harness.report.summary import write_reports
 from harness.report.quality import code_quality
 from harness.run.environment import baseline_env, physical_gpu, visible_devices, worker_env
@@ -490,7 +490,7 @@ class Evaluator:
                     if perf.ok:
                         metrics = job_metrics(raw, self.roofline, self.golden.cases(task) if self.golden else None,
                                               self.config.perf_samples)
-                        implausible = faster_than_roofline(metrics)
+                        implausible = implausible_timing(metrics)
                         if implausible:
                             perf = StageResult(INTEGRITY, implausible)
             finally:
