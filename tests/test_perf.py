@@ -301,6 +301,18 @@ def test_a_case_timed_well_below_its_watched_kernels_busy_time_is_not_believed()
     assert implausible_timing(job_metrics({"cases": [_raw_case("b", 0.01, 2.0)]}, None)) is None  # no trace (CPU)
 
 
+def test_an_implausible_timing_is_a_perf_integrity_cause_by_kind():
+    from harness.report.summary import failure_cause
+    from harness.verdicts import JobResult, StageResult
+    roof = {"copy_bytes_per_s": 4e12, "matmul_flops_per_s": {"float32": 5e13}}
+    for raw, kind in ((_raw_case("a", 0.01, 2.0), "faster_than_roofline"),
+                      ({**_raw_case("a", 1.0, 2.0), "check_gpu_busy_ms": 4.0}, "timed_faster_than_checked")):
+        perf = StageResult("integrity", implausible_timing(job_metrics({"cases": [raw]}, roof)))
+        result = JobResult(key="k", task_id="Activation/relu.py", category="Activation", sample_id=0, source="s",
+                           code_sha="0", call=StageResult("ok"), exe=StageResult("ok"), perf=perf, mode="gpu")
+        assert result.verdict == "integrity" and failure_cause(result) == f"perf:integrity:{kind}"
+
+
 def test_speedup_is_not_averaged_over_a_subset_of_sizes():
     m = job_metrics({"cases": [_raw_case("a", 1.0, 2.0, 1.0), _raw_case("b", 1.0, 2.0)]}, None)
     assert m["speedup_vs_eager"] == pytest.approx(2.0)

@@ -47,9 +47,12 @@ def failure_cause(result: JobResult) -> str:
     ``integrity:torch_fallback``, ``integrity:guard``), ``timeout``, ``crashed``, ``error``, or, for
     a case that raised or was wrong, the trait of its inputs that made it an edge case
     (``non_contiguous``, ``empty_or_0d``, ``nan_inf``, ``inplace_out``, ``negative_dim``, ...) or
-    ``wrong_values`` / ``error`` on a core case; ``perf:<status>`` when only the perf sizes failed."""
+    ``wrong_values`` / ``error`` on a core case; ``perf:<status>`` when only the perf sizes failed
+    (``perf:integrity:<kind>`` for an integrity verdict there)."""
     stage = next((s for s in (result.call, result.exe) if not s.ok), None)
     if stage is None:
+        if result.perf.status == INTEGRITY:  # perf:integrity:faster_than_roofline, ...
+            return f"perf:integrity:{_integrity_kind(result.perf.detail)}"
         return f"perf:{result.perf.status}"
     if stage.status == INTEGRITY:
         return f"integrity:{_integrity_kind(stage.detail)}"
