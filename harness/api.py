@@ -39,7 +39,7 @@ def pass_at_k(n: int, c: int, k: int) -> float:
 
 
 def evaluate_code(predictions: Sequence[str | Sequence[str]], references: Sequence[str], *,
-                  seed: int = 0, out_dir: str | Path | None = None, timeout: float | None = None,
+                  seed: int | None = None, out_dir: str | Path | None = None, timeout: float | None = None,
                   mode: str | None = None, workers: int | None = None, perf: bool = True,
                   compile_baseline: bool = False, backend: str = "local",
                   address: str | None = None) -> tuple[dict, list[list[JobResult]]]:
@@ -141,7 +141,7 @@ class Evaluator:
     :meth:`close`. Submissions run isolated exactly as in ``kernelbenchx eval``.
     """
 
-    def __init__(self, *, seed: int = 0, mode: str | None = None, workers: int | None = None,
+    def __init__(self, *, seed: int | None = None, mode: str | None = None, workers: int | None = None,
                  timeout: float | None = None, perf: bool = True, compile_baseline: bool = False,
                  max_pending: int = 256, shards: int | None = None, backend: str = "local",
                  address: str | None = None, fail_fast: bool = False) -> None:
@@ -163,7 +163,7 @@ class Evaluator:
         else:
             self._runner = _Runner(config)
         self.mode = self._runner.mode
-        self.seed = seed
+        self.seed = config.seed  # drawn when not given (config.resolve_seed)
         self._pool = JobPool(self._runner, max_pending=max_pending)
 
     def submit(self, task_id: str, code: str, *, sample_id: int = 0,

@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from harness.config import ENV_WORKERS, INTERPRETER, RunConfig, StageLimits
+from harness.config import ENV_WORKERS, INTERPRETER, RunConfig, StageLimits, resolve_seed
+from harness.run.journal import recorded_seed
 
 
 class UsageError(Exception):
@@ -70,7 +71,9 @@ def _config(args: argparse.Namespace, **overrides) -> RunConfig:
     limits = StageLimits.with_timeout(args.timeout)
     if args.perf_timeout:
         limits.perf = args.perf_timeout
-    settings = dict(out_dir=Path(args.out), seed=args.seed, resume=args.resume, gpus=args.gpus,
+    out = Path(args.out)
+    seed = resolve_seed(args.seed, recorded_seed(out) if args.resume else None)
+    settings = dict(out_dir=out, seed=seed, resume=args.resume, gpus=args.gpus,
                     workers=_workers(args), limits=limits, keep_job_dirs=args.keep_job_dirs,
                     mode=INTERPRETER if args.interpret else None, perf=not args.no_perf,
                     compile_baseline=args.compile, shards=args.shards, fail_fast=getattr(args, "fail_fast", False),
@@ -220,7 +223,7 @@ def _golden(args: argparse.Namespace) -> int:
     out = Path(args.golden_out) if args.golden_out else golden.golden_root() / golden.machine_name()
     config = _config(args, perf=True, compile_baseline=True, golden_dir=out / "(not compared)", remeasure_roofline=True)
     # each task's results are written when its job is judged: a run cut short keeps what it measured
-    writer = golden.GoldenWriter(out, golden.provenance(args.seed))
+    writer = golden.GoldenWriter(out, golden.provenance(config.seed))
     code, summary, evaluator = _run(jobs, config, args.quiet, on_result=writer.add)
     if summary is None:
         return code
@@ -353,7 +356,8 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--allow-remote", action="store_true", help="allow a non-loopback bind address (the server runs the code it is sent)")
     sv.add_argument("--max-pending", type=_positive_int, default=64,
                     help="jobs that may wait for a worker before requests are answered 429 (default 64)")
-    sv.add_argument("--seed", type=int, default=0, help="seed for the test inputs (default 0)")
+    sv.add_argument("--seed", type=int, default=None, help="seed for the test inputs (default: $KERNELBENCHX_SEED, "
+                                                            "else a random one, shown by GET /health)")
     sv.add_argument("--timeout", type=_positive_seconds, default=300.0,
                     help="seconds for each of call and exe, the most a request may ask for (default 300)")
     sv.add_argument("--workers", type=_positive_int, default=None, help="parallel workers (as for eval)")
@@ -376,7 +380,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _common_run_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--seed", type=int, default=0, help="seed for the test inputs (default 0)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed for the test inputs (default: $KERNELBENCHX_SEED, else a fresh random one per run, "
+                        "printed and recorded in the summary; a seed known in advance lets a submission carry the "
+                        "answers; --resume goes on with the run's own)")
     p.add_argument("--timeout", type=_positive_seconds, default=None,
                    help="seconds allowed for each of the call and exe stages (default 300)")
     p.add_argument("--perf-timeout", type=_positive_seconds, default=None,

@@ -3,6 +3,8 @@ variable the harness reads (all named ``KERNELBENCHX_*``)."""
 
 from __future__ import annotations
 
+import os
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +21,7 @@ ENV_NO_SPARES = "KERNELBENCHX_NO_SPARES"                  # 1: no prewarmed spar
 ENV_PERF_ON_CPU = "KERNELBENCHX_PERF_ON_CPU"              # 1: run the perf protocol on CPU (harness tests)
 ENV_SANDBOX = "KERNELBENCHX_SANDBOX"                      # "audit": skip Landlock (tests of the fallback)
 ENV_PARENT_PID = "KERNELBENCHX_PARENT_PID"                # set for child processes: die with this parent
+ENV_SEED = "KERNELBENCHX_SEED"                            # default seed of the test inputs (else a random one)
 
 
 WORKER_FILE_LIMIT = 1 << 30  # the largest file a worker may write (RLIMIT_FSIZE), perf results aside
@@ -51,7 +54,7 @@ class RunConfig:
     """Settings of one evaluation run."""
 
     out_dir: Path
-    seed: int = 0
+    seed: int | None = None            # None: KERNELBENCHX_SEED, else a fresh random one (see resolve_seed)
     resume: bool = False
     mode: str | None = None            # GPU | INTERPRETER; None = GPU when CUDA is available
     gpus: list[int] | None = None      # GPU indices (default: all visible)
@@ -76,3 +79,22 @@ class RunConfig:
             return self.mode
         import torch
         return GPU if torch.cuda.is_available() else INTERPRETER
+
+
+def resolve_seed(seed: int | None, recorded: int | None = None) -> int:
+    """The seed a run uses: ``seed`` when given, else the one a resumed run recorded, else
+    ``KERNELBENCHX_SEED``, else a fresh random one. A seed known in advance lets a submission carry
+    the answers to every input it will be given (a table built offline from the public tasks), so
+    the default is a secret each run draws and records in its summary; give one to repeat a run."""
+    if seed is not None:
+        return int(seed)
+    if recorded is not None:
+        return recorded
+    value = os.environ.get(ENV_SEED, "").strip()
+    if value:
+        try:
+            return int(value)
+        except ValueError:
+            raise ValueError(f"{ENV_SEED}={value!r} is not an integer seed") from None
+    return secrets.randbelow(1 << 31)
+

@@ -165,7 +165,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._answer(200, record)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8765, *, allow_remote: bool = False, seed: int = 0,
+def serve(host: str = "127.0.0.1", port: int = 8765, *, allow_remote: bool = False, seed: int | None = None,
           mode: str | None = None, workers: int | None = None, timeout: float = 300.0, perf: bool = True,
           compile_baseline: bool = False, max_pending: int = 64, backend: str = "local",
           address: str | None = None, fail_fast: bool = False) -> int:

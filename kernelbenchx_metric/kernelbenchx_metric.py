@@ -30,7 +30,9 @@ Args:
         several samples); a k larger than some reference's number of samples is left out.
     num_workers: worker processes (default: one per CPU core, at most 4 without a GPU; per GPU, one
         per core up to 16).
-    seed: seed of the test inputs (default 0); the same seed gives the same verdicts.
+    seed: seed of the test inputs (default: $KERNELBENCHX_SEED, else a fresh random one per call,
+        returned as ``seed``: inputs known in advance could be answered from a table); the same seed
+        gives the same verdicts.
     timeout: seconds allowed for each of the call and exe stages of one sample (default 300).
     mode: "gpu" or "interpreter" (default: gpu when CUDA is available).
     perf: time the samples that pass exe, on a GPU (default True; ignored without a GPU).
@@ -98,7 +100,7 @@ class KernelBenchX(evaluate.Metric):
             reference_urls=["https://arxiv.org/abs/2605.04956"],
         )
 
-    def _compute(self, predictions, references, k=None, num_workers=None, seed=0, timeout=None, mode=None,
+    def _compute(self, predictions, references, k=None, num_workers=None, seed=None, timeout=None, mode=None,
                  perf=True, compile_baseline=False):
         if os.getenv("HF_ALLOW_CODE_EVAL", "0") != "1":
             raise ValueError(_WARNING)

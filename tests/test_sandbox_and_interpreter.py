@@ -433,3 +433,22 @@ def test_no_verdict_is_given_about_code_the_worker_did_not_import(monkeypatch):
     monkeypatch.undo()
     _, results = evaluate_code([relu], ["Activation/relu.py"], mode="interpreter", perf=False, workers=1)
     assert results[0][0].correct
+
+
+def test_on_a_gpu_a_kernel_may_take_device_tensors_only(tmp_path):
+    """A pinned host tensor is addressable from a GPU kernel: copy kernels around host code would
+    do the work on the host, seen by no monitor. So on a GPU every tensor argument must be a device
+    tensor; in the interpreter (CPU mode) tensors live on the host and are all allowed."""
+    from harness.sandbox.launch_check import LaunchCheck, LaunchRefused
+    submission = tmp_path / "submission.py"
+    submission.write_text("")
+    host = torch.zeros(4)
+    LaunchCheck(str(submission))._argument(host)  # CPU mode
+    on_gpu = LaunchCheck(str(submission), device_tensors_only=True)
+    on_gpu._argument(3)
+    with pytest.raises(LaunchRefused, match="tensor in host memory"):
+        on_gpu._argument(host)
+    with pytest.raises(LaunchRefused, match="tensor in host memory"):
+        on_gpu._argument([1, (2, host)])  # inside a tuple argument too
+    if torch.cuda.is_available():
+        on_gpu._argument(torch.zeros(4, device="cuda"))

@@ -19,6 +19,19 @@ class JournalError(Exception):
     """The output directory holds a journal that cannot be continued as asked."""
 
 
+def recorded_seed(out_dir: Path) -> int | None:
+    """The seed in the header of the journal under ``out_dir`` (None: no journal, or none recorded),
+    so that resuming a run drawn with a random seed goes on with the same one."""
+    path = out_dir / JOURNAL_NAME
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            header = json.loads(f.readline(1 << 20))
+    except (OSError, ValueError, RecursionError):
+        return None
+    seed = header.get("seed") if isinstance(header, dict) and header.get("kind") == "header" else None
+    return seed if type(seed) is int else None
+
+
 class Journal:
     """Append-only JSONL of :class:`JobResult` s."""
 

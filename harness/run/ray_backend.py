@@ -20,9 +20,9 @@ import time
 from dataclasses import asdict
 from typing import Any, Callable
 
-from harness.config import GPU, INTERPRETER, RunConfig
+from harness.config import GPU, INTERPRETER, RunConfig, resolve_seed
 from harness.files import write_json_atomic
-from harness.run.journal import Journal
+from harness.run.journal import Journal, recorded_seed
 from harness.run.runner import versions
 from harness.run.submissions import Job
 from harness.verdicts import HARNESS_ERROR, SKIPPED, JobResult, StageResult
@@ -117,6 +117,8 @@ class RayActors:
         with ``config.workers`` actors or one per CPU of the cluster)."""
         self._started_ray = not _ray().is_initialized()  # then close() shuts down what this started
         self.ray = connect(address, config.workers)
+        # one seed for every actor (each would otherwise draw its own)
+        config.seed = resolve_seed(config.seed, recorded_seed(config.out_dir) if config.resume else None)
         self.config = config
         self.mode = cluster_mode(self.ray, config)
         resources = self.ray.cluster_resources()

@@ -20,7 +20,7 @@ import torch
 import harness
 from harness import protocol
 from harness.config import (ENV_NO_SPARES, ENV_NO_ZYGOTE, ENV_PERF_ON_CPU, GPU, INTERPRETER, WORKER_FILE_LIMIT, RunConfig,
-                            StageLimits)
+                            StageLimits, resolve_seed)
 from harness.perf.metrics import implausible_timing, job_metrics
 from harness.report.summary import write_reports
 from harness.report.quality import code_quality
@@ -28,7 +28,7 @@ from harness.run.environment import baseline_env, physical_gpu, visible_devices,
 from harness.run.disk import SLACK_BYTES
 from harness.run.gpu_memory import (JUDGING_FACTOR, PerfMemory, Reservation, budget_for, out_of_gpu_memory,
                                     perf_footprint)
-from harness.run.journal import Journal
+from harness.run.journal import Journal, recorded_seed
 from harness.run.judge import fails_numerically, judge_worker
 from harness.run.perf_stage import baseline_dir, run_perf, start_baseline
 from harness.run.quiet import JobClock, QuietGpu
@@ -119,6 +119,7 @@ class Evaluator:
     :meth:`evaluate` between :meth:`open` and :meth:`close` (see run/pool.py)."""
 
     def __init__(self, config: RunConfig) -> None:
+        config.seed = resolve_seed(config.seed, recorded_seed(config.out_dir) if config.resume else None)
         self.config = config
         self.mode = config.resolved_mode()
         if self.mode == GPU and not torch.cuda.is_available():

@@ -75,6 +75,12 @@ REFUSED_EVENTS = frozenset({
 REFUSED_PREFIXES = ("ctypes.", "_ctypes.", "cffi.")
 FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back", "gi_yieldfrom", "cr_await"})
 NATIVE_ACCESS_MODULES = frozenset({"ctypes", "_ctypes", "cffi", "_cffi_backend"})
+JITERATOR_LAUNCH = "_cuda_jiterator_compile_and_launch_kernel"
+# Why a proxied primitive is refused to the submission, where the general reason does not say it
+PROXY_REASONS = {f"torch._C.{JITERATOR_LAUNCH}": "torch.cuda.jiterator compiles and launches CUDA code of the "
+                 "caller's, not Triton's, below the harness's monitors",
+                 "torch._C._construct_storage_from_data_pointer": "a storage over a raw address reaches memory the "
+                 "harness owns, its copies of results included"}
 TRUSTED_PACKAGES = ("torch", "triton", "numpy", "harness")
 # Standard-library modules that compile generated source on their caller's behalf (namedtuple,
 # dataclasses, typing, enum), or source into a syntax tree only (ast.parse: Triton's interpreter
@@ -249,7 +255,12 @@ def _proxied_names() -> list[tuple[str, str]]:
              # harness's (after the monitors stop, before a result is saved), as a thread would
              ("signal", "signal"), ("_signal", "signal"), ("_signal", "setitimer"), ("_signal", "alarm"),
              ("_signal", "set_wakeup_fd"), ("_signal", "siginterrupt"),
-             ("torch", "tensor"), ("torch", "as_tensor"), ("torch", "asarray")]
+             ("torch", "tensor"), ("torch", "as_tensor"), ("torch", "asarray"),
+             # PyTorch's jiterator compiles CUDA C++ of the caller's at run time and launches it
+             # below the wrapper-op monitor, under a kernel name the caller picks
+             ("torch._C", JITERATOR_LAUNCH),
+             # a storage over any address: the harness's own tensors (its copies of results) included
+             ("torch._C", "_construct_storage_from_data_pointer")]
     return [(m, a) for m, a in names if m in sys.modules and hasattr(sys.modules[m], a)]
 
 
@@ -308,6 +319,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     library_types = frozenset(library_type_ids())
     library_key, operator_namespaces = LIBRARY_KEY, operator_namespaces_now()
     data_constructors = dict(DATA_CONSTRUCTORS)
+    proxy_reasons, default_reason = dict(PROXY_REASONS), ("it would blind the harness's monitors, or run code of its "
+                                                          "own at any moment: a thread, a signal handler")
     plain_data = plain_data_check() if "torch" in sys.modules else (lambda data, device: None)
     read_fd = os.read
     codegen_files = frozenset(str(getattr(sys.modules.get(name), "__file__", "")) for name in CODEGEN_MODULES) - {""}
@@ -518,7 +531,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                     refuse(f"build a tensor from {why}: torch's data constructors convert their values with "
                            "PyTorch's dispatch hooks off (pass numbers, lists of numbers or NumPy arrays)")
             elif deciding(frame.f_back) == 2:
-                refuse(f"call {key} (it would blind the harness's monitors, or run code of its own at any moment: a thread, a signal handler)")
+                refuse(f"call {key} ({proxy_reasons.get(key, default_reason)})")
             box.append(originals[key])
         elif event in refused_events or event.startswith(refused_prefixes):
             if deciding(frame) == 2:

@@ -41,7 +41,10 @@ class LaunchRefused(PermissionError):
 class LaunchCheck:
     """Built before the submission is imported (it snapshots the environment and Triton's knobs)."""
 
-    def __init__(self, submission_file: str) -> None:
+    def __init__(self, submission_file: str, device_tensors_only: bool = False) -> None:
+        """``device_tensors_only``: kernels run on a GPU, so every tensor argument must live there
+        (a pinned host tensor is addressable from a kernel too: its values would be computed on the
+        host, unseen, between two kernels that only copy)."""
         import numpy
         import torch
         import triton
@@ -50,6 +53,8 @@ class LaunchCheck:
         self._triton_dir = os.path.dirname(os.path.realpath(triton.__file__)) + os.sep
         self._function, self._method = type(_plain_function), type(self._refuse)
         self._tensor_types = (torch.Tensor, torch.nn.Parameter)
+        self._device_tensors_only = device_tensors_only
+        self._is_cuda = torch.Tensor.is_cuda.__get__
         self._scalar_types = (int, float, bool, str, type(None), torch.dtype)
         self._numpy_types = frozenset(t for t in numpy.sctypeDict.values() if isinstance(t, type))
         # Triton's own argument types, by identity: a class the submission makes is never one of them
@@ -91,7 +96,13 @@ class LaunchCheck:
 
     def _argument(self, value: Any, depth: int = 0) -> None:
         kind = self._type(value)
-        if kind in self._tensor_types or kind in self._scalar_types or kind in self._triton_types:
+        if kind in self._tensor_types:
+            if self._device_tensors_only and not self._is_cuda(value):
+                self._refuse("a kernel argument is a tensor in host memory: on a GPU every tensor a kernel reads "
+                             "or writes must be on the GPU (host memory a kernel can address is work done on the "
+                             "host, unseen)")
+            return
+        if kind in self._scalar_types or kind in self._triton_types:
             return
         if kind in self._numpy_types:
             return

@@ -174,7 +174,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     policy = policy_for(job_dir, protected)
 
     sandbox = confine(job_dir, hidden=protected)  # Landlock: these unreadable even to native code
-    launch_check = LaunchCheck(str(submission))  # snapshots the environment and Triton's knobs: before the import
+    launch_check = LaunchCheck(str(submission), device_tensors_only=on_gpu and not job["interpret"])  # snapshots the environment and Triton's knobs: before the import
     launch_check.install()
     launches = LaunchCounter(check=launch_check.check)
     launches.install()
