@@ -125,6 +125,7 @@ EXPECTED = {
     "lone_surrogate_error": ("error", "call", "lone surrogate"),
     # a storage over a raw address (where the harness's copies of results live)
     "storage_from_address": ("integrity", "call", "_construct_storage_from_data_pointer"),
+    "memory_outside_the_limit": ("integrity", "call", "memfd_create"),
 }
 
 # The CLI's own peak: VmHWM, the high-water mark of this process image. Not getrusage's ru_maxrss,

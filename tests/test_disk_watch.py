@@ -66,7 +66,9 @@ def test_a_cache_being_written_beside_the_walk_is_always_measured(tmp_path):
     a thread can while the directory is measured again and again."""
     import threading
 
-    stop, churned = threading.Event(), []
+    import time
+
+    stop, churned = threading.Event(), [0]
 
     def churn():
         i = 0
@@ -84,16 +86,19 @@ def test_a_cache_being_written_beside_the_walk_is_always_measured(tmp_path):
                     (old / "kernel.bin").unlink()
                     old.rmdir()
             i += 1
-        churned.append(i)
+            churned[0] = i
 
     thread = threading.Thread(target=churn)
     thread.start()
-    try:
-        results = [directory_bytes(tmp_path, max_entries=10**6) for _ in range(200)]
+    results = []
+    try:  # walks until the churn has made and removed a few hundred folders beside them
+        give_up = time.monotonic() + 60
+        while (churned[0] < 400 or len(results) < 200) and time.monotonic() < give_up:
+            results.append(directory_bytes(tmp_path, max_entries=10**6))
     finally:
         stop.set()
         thread.join()
-    assert churned and churned[0] > 200  # the churn ran to the end, beside the walks
+    assert churned[0] >= 400 and len(results) >= 200
     assert None not in results
 
 
@@ -154,4 +159,64 @@ def test_a_job_that_fills_its_directory_is_ended_as_integrity(tmp_path):
     finally:
         runner.close()
     assert result.verdict == "integrity", (result.call, result.exe)
-    assert "into its job directory (at most 0.05 GiB)" in result.call.detail, result.call
+    assert "into its job directory and files it holds open (at most 0.05 GiB)" in result.call.detail, result.call
+
+
+def test_files_deleted_but_held_open_count_against_the_cap(tmp_path):
+    """A worker can delete a file it keeps open and go on filling it: no walk of its directory sees
+    the space, which the disk loses all the same. The watch counts such files of the worker's."""
+    import subprocess
+    import sys
+    import time as clock
+
+    job = tmp_path / "job"
+    job.mkdir()
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import os, sys, time\n"
+        "fd = os.open('hidden', os.O_RDWR | os.O_CREAT, 0o600)\n"
+        "os.unlink('hidden')\n"
+        "os.write(fd, os.urandom(8 << 20))\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(60)\n")], cwd=job, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "ready"
+        watch = DiskWatch(job, 4 << 20, interval_s=0.0)
+        assert watch.over() is None  # the directory alone looks empty
+        watch.pid = holder.pid
+        why = watch.over()
+        assert why and "files it holds open" in why
+    finally:
+        holder.kill()
+        holder.wait()
+    clock.sleep(0.1)
+    assert watch.over() is None  # the process is gone, and the space with it
+
+
+HIDES_WHAT_IT_WRITES = """
+import os, time
+import torch
+_held = []
+for i in range(24):
+    fd = os.open(f"junk_{i}", os.O_RDWR | os.O_CREAT, 0o600)
+    os.unlink(f"junk_{i}")
+    os.write(fd, os.urandom(4 << 20))
+    _held.append(fd)
+time.sleep(4)
+
+def relu(input, inplace=False):
+    return input
+"""
+
+
+def test_a_job_that_hides_what_it_writes_in_deleted_files_is_ended_too(tmp_path):
+    """The same fill, each file deleted as soon as it is opened: the worker's open files count."""
+    config = RunConfig(out_dir=tmp_path, perf=False, workers=1, shards=1, job_disk_bytes=48 << 20)
+    runner = Runner(config)
+    runner.open()
+    try:
+        [job] = load_submissions([("Activation/relu.py", HIDES_WHAT_IT_WRITES)])
+        result = runner.evaluate(job, runner.slots()[0])
+    finally:
+        runner.close()
+    assert result.verdict == "integrity", (result.call, result.exe)
+    assert "files it holds open" in result.call.detail, result.call

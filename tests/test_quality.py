@@ -44,6 +44,17 @@ def test_unanalysable_sources_say_why():
     assert "longer than" in code_quality("#" * (MAX_SOURCE_CHARS + 1))["unavailable"]
 
 
+def test_statements_spanning_many_lines_are_not_given_to_radon():
+    """radon's raw metrics take time growing with the square of the lines a statement spans (a 13 kB
+    literal one item per line: over a minute in the parent, outside every stage's time limit)."""
+    import time
+    literal = "TABLE = (\n" + "0,\n" * 1300 + ")\n"
+    start = time.perf_counter()
+    assert "too many lines" in code_quality(SOURCE + literal)["unavailable"]
+    assert time.perf_counter() - start < 2.0
+    assert "maintainability_index" in code_quality(SOURCE + "TABLE = (\n" + "0,\n" * 40 + ")\n")
+
+
 def test_aggregates_count_only_analysed_jobs():
     agg = run_quality([code_quality(SOURCE), code_quality("def broken(:\n"), {}])
     assert agg["quality_jobs"] == 1 and agg["mean_cyclomatic_max"] == 4 and agg["median_sloc"] == 11

@@ -92,3 +92,38 @@ def test_a_resume_refuses_other_limits_or_perf_and_a_damaged_header(tmp_path):
         (tmp_path / "b" / "journal.jsonl").write_text(first_line + "\n")
         with pytest.raises(JournalError, match="header"):
             Journal(tmp_path / "b", header, resume=True)
+
+
+def test_a_journal_line_nested_too_deep_is_a_job_to_run_again(tmp_path):
+    """A damaged (or crafted) result line that JSON cannot parse without recursing too deep is, like
+    a line cut short by a kill, a job left to run again, not a traceback."""
+    from harness.run.journal import Journal
+
+    header = {"seed": 0, "mode": "interpreter", "fail_fast": False, "perf": "not requested",
+              "compile_baseline": False, "limits": {"call": 300.0, "exe": 300.0}}
+    Journal(tmp_path, header, resume=False)
+    with open(tmp_path / "journal.jsonl", "a") as f:
+        f.write("[" * 100_000 + "]" * 100_000 + "\n")
+    journal = Journal(tmp_path, header, resume=True)
+    assert journal.done == {}
+    assert len((tmp_path / "journal.jsonl").read_text().splitlines()) == 1  # rewritten without it
+
+
+def test_a_journal_that_cannot_be_written_keeps_the_result_and_says_why(tmp_path, monkeypatch):
+    """A full disk (or any write error) while journaling a finished job: the result stays in the
+    run's memory for its reports, and the first error is kept for the summary, instead of the
+    thread that finished the job dying with it."""
+    from harness.run.journal import Journal
+    from harness.verdicts import JobResult, StageResult
+
+    header = {"seed": 0, "mode": "interpreter"}
+    journal = Journal(tmp_path, header, resume=False)
+    result = JobResult(key="k", task_id="Activation/relu.py", category="Activation", sample_id=0, source="s",
+                       code_sha="0", call=StageResult("ok"), exe=StageResult("ok"), perf=StageResult("skipped"),
+                       mode="interpreter")
+
+    def full(row):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(journal, "_write_line", full)
+    journal.append(result)
+    assert journal.done == {"k": result} and "No space left" in journal.write_error

@@ -100,6 +100,11 @@ def test_code_that_already_parses_is_kept_whole_and_fences_are_found_in_linear_t
     start = time.perf_counter()
     extract_code("```a\n" * 50_000)
     assert time.perf_counter() - start < 2.0
+    # a fence of blank lines: a pattern whose leading whitespace crossed lines rescanned the block
+    # from every line (9 s for 40,000 lines, holding the GIL)
+    start = time.perf_counter()
+    extract_code("```python\n" + "\n" * 200_000 + "```\n")
+    assert time.perf_counter() - start < 2.0
 
 
 def test_a_repeated_prediction_gets_its_own_sample_id_and_lone_surrogates_are_escaped(tmp_path):
@@ -112,3 +117,17 @@ def test_a_repeated_prediction_gets_its_own_sample_id_and_lone_surrogates_are_es
     jobs = load_submissions(path)
     assert [j.sample_id for j in jobs] == [3, 4] and len({j.key for j in jobs}) == 2
     assert "\\ud800" in jobs[0].code and jobs[0].error is None
+
+
+def test_a_file_name_that_is_not_utf8_is_escaped_in_the_job(tmp_path):
+    """A prediction file whose name is not UTF-8 (its undecodable bytes become lone surrogates in
+    Python) names its job with escapes, so the reports that print it can be written."""
+    folder = tmp_path / "Activation"
+    folder.mkdir()
+    name = b"relu\xff.py"
+    with open(bytes(folder) + b"/" + name, "w") as f:
+        f.write("def relu(input, inplace=False):\n    return input\n")
+    (job,) = load_submissions(folder)
+    job.source.encode("utf-8")  # strict: raises on a lone surrogate
+    assert "\\udcff" in job.source
+

@@ -10,12 +10,34 @@ are reported for every job whose source parses, failed ones too.
 from __future__ import annotations
 
 import ast
+import io
 import statistics
+import tokenize
 from typing import Any
 
 # Larger sources are not analysed (a generated kernel is a few hundred lines; parsing megabytes of
 # junk would only slow the run down).
 MAX_SOURCE_CHARS = 200_000
+# radon's raw metrics re-tokenize a statement once per physical line it spans, so they cost about
+# the sum over statements of (lines spanned)^2: a 13 kB tuple literal written one item per line took
+# over a minute in the parent. Bundled solutions come to at most 460; 20,000 is a few hundredths of
+# a second.
+MAX_STATEMENT_COST = 20_000
+
+
+def _statement_cost(source: str) -> int:
+    """The sum over the logical lines of ``source`` of the square of the physical lines each spans
+    (one pass of the tokenizer)."""
+    cost, start = 0, None
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type in (tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING):
+            continue
+        if start is None:
+            start = token.start[0]
+        if token.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
+            cost += (token.end[0] - start + 1) ** 2
+            start = None
+    return cost
 
 
 def code_quality(source: str) -> dict[str, Any]:
@@ -34,10 +56,12 @@ def code_quality(source: str) -> dict[str, Any]:
         # Python's own parser first: radon's tokenizer takes time growing with the square of a broken
         # source's length (a 20 kB one took two minutes), and a source that does not parse has no metrics
         ast.parse(source)
+        if _statement_cost(source) > MAX_STATEMENT_COST:
+            return {"unavailable": "statements spanning too many lines for radon's raw metrics (slow on them)"}
         raw = analyze(source)
         functions = [b.complexity for b in cc_visit(source) if isinstance(b, Function)]
         maintainability = mi_visit(source, multi=True)
-    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+    except (SyntaxError, ValueError, RecursionError, MemoryError, tokenize.TokenError) as exc:
         return {"unavailable": f"source does not parse ({type(exc).__name__})"}
     return {"loc": raw.loc, "sloc": raw.sloc, "functions": len(functions),
             "cyclomatic_max": max(functions, default=0),

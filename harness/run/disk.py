@@ -4,8 +4,9 @@ A worker may write only inside its job directory, each file up to a limit (RLIMI
 nothing else bounds how many files it writes: one that filled the disk until its time limit would
 fail every other job's writes and the run's own journal. The parent therefore measures the
 directory (allocated blocks, so sparse files count for what they take) about once a second while it
-follows the worker, and ends the job when it holds more than its cap, holds more files than any
-honest job leaves, or holds a good part of a disk that is nearly full.
+follows the worker, with the files the worker holds open after deleting them (no walk finds those),
+and ends the job when it holds more than its cap, holds more files than any honest job leaves, or
+holds a good part of a disk that is nearly full.
 """
 
 from __future__ import annotations
@@ -79,12 +80,36 @@ def directory_bytes(root: Path, max_entries: int = MAX_ENTRIES, max_depth: int =
     return total
 
 
+def unlinked_open_bytes(pid: int, limit: int = MAX_ENTRIES) -> int | None:
+    """Bytes allocated to the regular files process ``pid`` holds open that no longer have a name
+    (deleted while open, or made with O_TMPFILE): they take disk space no walk of a directory sees.
+    0 when its descriptors cannot be listed (it has ended); None when it holds more than ``limit``."""
+    total, seen = 0, set()
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return 0
+    if len(fds) > limit:
+        return None
+    for fd in fds:
+        try:
+            info = os.stat(f"/proc/{pid}/fd/{fd}")  # follows the magic link to the open file itself
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode) and info.st_nlink == 0 and (info.st_dev, info.st_ino) not in seen:
+            seen.add((info.st_dev, info.st_ino))
+            total += info.st_blocks * 512
+    return total
+
+
 class DiskWatch:
     """The disk use of one job directory against ``cap_bytes``, measured at most every
-    ``interval_s`` seconds (``over`` is called from the parent's event loop)."""
+    ``interval_s`` seconds (``over`` is called from the parent's event loop). With ``pid`` set (the
+    worker's), files the worker holds open after deleting them count too."""
 
     def __init__(self, root: Path, cap_bytes: int, interval_s: float = CHECK_INTERVAL_S) -> None:
         self.root, self.cap_bytes, self.interval_s = root, cap_bytes, interval_s
+        self.pid: int | None = None
         self._next = time.monotonic() + interval_s
 
     def over(self) -> str | None:
@@ -99,8 +124,13 @@ class DiskWatch:
         if used is None:
             return (f"the job's directory could not be measured: more than {MAX_ENTRIES} files and folders, "
                     "or entries the harness cannot read")
+        hidden = unlinked_open_bytes(self.pid) if self.pid is not None else 0
+        if hidden is None:
+            return f"the job holds more than {MAX_ENTRIES} files open"
+        used += hidden
         if used > self.cap_bytes:
-            return f"the job wrote {used / 2**30:.2f} GiB into its job directory (at most {self.cap_bytes / 2**30:.2f} GiB)"
+            return (f"the job wrote {used / 2**30:.2f} GiB into its job directory and files it holds open "
+                    f"(at most {self.cap_bytes / 2**30:.2f} GiB)")
         if used > LARGE_JOB_BYTES:
             try:
                 stats = os.statvfs(self.root)

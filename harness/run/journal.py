@@ -39,6 +39,7 @@ class Journal:
         self.path = out_dir / JOURNAL_NAME
         self._lock = threading.Lock()
         self.done: dict[str, JobResult] = {}
+        self.write_error: str | None = None  # the first failed append
         out_dir.mkdir(parents=True, exist_ok=True)
         if self.path.exists() and self.path.stat().st_size > 0:
             if not resume:
@@ -67,8 +68,8 @@ class Journal:
         for line in lines[1:]:
             try:
                 result = JobResult.from_json(json.loads(line))
-            except (ValueError, KeyError, TypeError):
-                complete = False  # a line cut short by a kill: that job simply runs again
+            except (ValueError, KeyError, TypeError, RecursionError):
+                complete = False  # a line cut short by a kill (or not one of ours): that job simply runs again
                 continue
             self.done[result.key] = result
         if not complete or not self.path.read_bytes().endswith(b"\n"):
@@ -86,6 +87,11 @@ class Journal:
             os.fsync(f.fileno())
 
     def append(self, result: JobResult) -> None:
+        """Record ``result``; if the journal cannot be written (a full disk), the result is kept in
+        memory for this run's reports and ``write_error`` says why (a resume would redo that job)."""
         with self._lock:
-            self._write_line(result.to_json())
             self.done[result.key] = result
+            try:
+                self._write_line(result.to_json())
+            except OSError as exc:
+                self.write_error = self.write_error or f"{self.path}: {exc.strerror or exc}"

@@ -144,6 +144,8 @@ class WorkerProcess:
                     cwd=job_dir, env=env, stdin=subprocess.PIPE if commands else subprocess.DEVNULL,
                     stdout=out, stderr=err, pass_fds=(write_fd,), start_new_session=True)
         os.close(write_fd)
+        if self._disk is not None:
+            self._disk.pid = self.proc.pid  # the files it deletes but keeps open count too
         self._closed = False
         self.clock = clock or JobClock()
         self.clock.add(self)

@@ -288,7 +288,9 @@ class Evaluator:
                 self.close()
         results = [journal.done[j.key] for j in jobs if j.key in journal.done]
         self.results = {r.key: r for r in results}
-        return write_reports(self.config.out_dir, results, header | {"wall_s": round(time.monotonic() - started, 1)})
+        extra = {"journal_error": journal.write_error} if journal.write_error else {}
+        return write_reports(self.config.out_dir, results,
+                             header | {"wall_s": round(time.monotonic() - started, 1)} | extra)
 
     def _prefetch_references(self, jobs: list[Job]) -> None:
         """Compute the expected outputs of the jobs' tasks in the order the jobs will run, in a

@@ -99,7 +99,9 @@ def extract_code(text: str) -> str:
         text = text.replace(token, "")
     blocks = fenced_blocks(text)
     if blocks:
-        with_defs = [b for b in blocks if re.search(r"^\s*(def|@triton)", b, re.M)]
+        # [ \t]*, not \s*: \s crosses lines, so a block of blank lines made every line a new start
+        # scanned to the end (quadratic, holding the GIL: one prediction froze a server)
+        with_defs = [b for b in blocks if re.search(r"^[ \t]*(def|@triton)", b, re.M)]
         text = "\n\n".join(with_defs or blocks)
     elif text.lstrip().startswith("```"):  # an unterminated fence (truncated generation)
         text = text.lstrip().split("\n", 1)[1] if "\n" in text.lstrip() else ""
@@ -119,9 +121,17 @@ def route_instruction(instruction: str) -> str | None:
     return None
 
 
+def _escaped(text: str) -> str:
+    """``text`` with lone surrogates (JSON strings, file names that are not UTF-8) written as escapes,
+    so that no write, hash or report of it fails."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _prepare(task_key: str | None, raw: str, source: str, sample_id: int | None, counters: dict) -> Job:
     task_id = None
     error = None
+    source = _escaped(source)
+    task_key = _escaped(task_key) if isinstance(task_key, str) else task_key
     if task_key is None:
         error = "cannot tell which task this is: give `file` (e.g. \"Activation/gelu.py\") or an `instruction` with the task prompt"
     else:
@@ -129,8 +139,8 @@ def _prepare(task_key: str | None, raw: str, source: str, sample_id: int | None,
             task_id = get_task(task_key).id
         except TaskError as exc:
             error = str(exc)
-    if isinstance(raw, str):  # lone surrogates (JSON can carry them) written as escapes: no write or hash fails
-        raw = raw.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(raw, str):
+        raw = _escaped(raw)
     code = extract_code(raw) if isinstance(raw, str) else ""
     if error is None and not code.strip():
         error = "empty code: the prediction holds no Python source"

@@ -80,7 +80,9 @@ JITERATOR_LAUNCH = "_cuda_jiterator_compile_and_launch_kernel"
 PROXY_REASONS = {f"torch._C.{JITERATOR_LAUNCH}": "torch.cuda.jiterator compiles and launches CUDA code of the "
                  "caller's, not Triton's, below the harness's monitors",
                  "torch._C._construct_storage_from_data_pointer": "a storage over a raw address reaches memory the "
-                 "harness owns, its copies of results included"}
+                 "harness owns, its copies of results included",
+                 "os.memfd_create": "a memory-backed file takes memory no limit of the worker's counts",
+                 "posix.memfd_create": "a memory-backed file takes memory no limit of the worker's counts"}
 TRUSTED_PACKAGES = ("torch", "triton", "numpy", "harness")
 # Standard-library modules that compile generated source on their caller's behalf (namedtuple,
 # dataclasses, typing, enum), or source into a syntax tree only (ast.parse: Triton's interpreter
@@ -260,7 +262,9 @@ def _proxied_names() -> list[tuple[str, str]]:
              # below the wrapper-op monitor, under a kernel name the caller picks
              ("torch._C", JITERATOR_LAUNCH),
              # a storage over any address: the harness's own tensors (its copies of results) included
-             ("torch._C", "_construct_storage_from_data_pointer")]
+             ("torch._C", "_construct_storage_from_data_pointer"),
+             # memory-backed files: memory outside the worker's address-space limit, in no directory
+             ("os", "memfd_create"), ("posix", "memfd_create")]
     return [(m, a) for m, a in names if m in sys.modules and hasattr(sys.modules[m], a)]
 
 
