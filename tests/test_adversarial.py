@@ -455,24 +455,9 @@ def test_a_cache_keyed_by_input_values_gains_nothing(perf_attack_run):
 # name -> what catches it natively: the guard refuses threads and disabled dispatch outright; an
 # explicit redispatch below the Python key passes every in-process monitor and only the GPU sees it.
 BLINDING = {"blind_thread": "guard: the submission may not", "blind_dispatch": "guard: the submission may not",
-            "blind_redispatch": "gpu_trace"}
-
-
-# GPU-only ways for other code to do the work: name -> phrase in the verdict's detail
-NATIVE_WORK = {"jiterator_named_like_triton": "torch.cuda.jiterator", "pinned_host_offload": "tensor in host memory"}
-
-
-@pytest.fixture(scope="module")
-def native_work_run(tmp_path_factory):
-    return _evaluate(tmp_path_factory.mktemp("adversarial-native-work"), NATIVE_WORK, "--no-perf")
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("name", list(NATIVE_WORK))
-def test_work_done_by_the_jiterator_or_the_host_is_refused_natively(native_work_run, name):
-    rec = native_work_run[list(NATIVE_WORK).index(name)]
-    assert rec["verdict"] == "integrity", rec
-    assert NATIVE_WORK[name] in rec["call"]["detail"] + rec["exe"]["detail"], rec
+            "blind_redispatch": "gpu_trace",
+            # other code doing the work below the monitor: PyTorch's jiterator, the host between copies
+            "jiterator_named_like_triton": "torch.cuda.jiterator", "pinned_host_offload": "tensor in host memory"}
 
 
 @pytest.fixture(scope="module")

@@ -149,15 +149,19 @@ def relu(input, inplace=False):
 """
 
 
-def test_a_job_that_fills_its_directory_is_ended_as_integrity(tmp_path):
+def _evaluate_with_a_small_cap(tmp_path, code: str):
     config = RunConfig(out_dir=tmp_path, perf=False, workers=1, shards=1, job_disk_bytes=48 << 20)
     runner = Runner(config)
     runner.open()
     try:
-        [job] = load_submissions([("Activation/relu.py", FILLS_THE_DISK)])
-        result = runner.evaluate(job, runner.slots()[0])
+        [job] = load_submissions([("Activation/relu.py", code)])
+        return runner.evaluate(job, runner.slots()[0])
     finally:
         runner.close()
+
+
+def test_a_job_that_fills_its_directory_is_ended_as_integrity(tmp_path):
+    result = _evaluate_with_a_small_cap(tmp_path, FILLS_THE_DISK)
     assert result.verdict == "integrity", (result.call, result.exe)
     assert "into its job directory and files it holds open (at most 0.05 GiB)" in result.call.detail, result.call
 
@@ -210,13 +214,6 @@ def relu(input, inplace=False):
 
 def test_a_job_that_hides_what_it_writes_in_deleted_files_is_ended_too(tmp_path):
     """The same fill, each file deleted as soon as it is opened: the worker's open files count."""
-    config = RunConfig(out_dir=tmp_path, perf=False, workers=1, shards=1, job_disk_bytes=48 << 20)
-    runner = Runner(config)
-    runner.open()
-    try:
-        [job] = load_submissions([("Activation/relu.py", HIDES_WHAT_IT_WRITES)])
-        result = runner.evaluate(job, runner.slots()[0])
-    finally:
-        runner.close()
+    result = _evaluate_with_a_small_cap(tmp_path, HIDES_WHAT_IT_WRITES)
     assert result.verdict == "integrity", (result.call, result.exe)
     assert "files it holds open" in result.call.detail, result.call
