@@ -28,6 +28,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -35,7 +36,8 @@ from harness.api import Evaluator, PoolClosed, QueueFull
 
 MAX_BODY_BYTES = 1 << 20   # a kernel's source is a few kB; a model's whole answer well under this
 RETRY_AFTER_S = 1
-SOCKET_TIMEOUT_S = 30.0  # for a request to arrive whole, and between the requests of one connection
+SOCKET_TIMEOUT_S = 30.0  # the longest wait for the next bytes of a request, and between requests of one connection
+REQUEST_READ_S = 60.0    # the longest a request may take to arrive whole, however steadily its bytes trickle in
 MAX_CONNECTIONS = 256    # connections served at once (each a thread)
 
 
@@ -79,16 +81,49 @@ class EvaluationServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self, address: tuple[str, int], evaluator: Evaluator, max_timeout: float,
-                 max_connections: int = MAX_CONNECTIONS) -> None:
+                 max_connections: int = MAX_CONNECTIONS, request_read_s: float = REQUEST_READ_S) -> None:
         self.evaluator = evaluator
         self.max_timeout = max_timeout
         self.stopping = threading.Event()
         # a thread per connection, at most this many: clients that open connections and send
         # nothing (or a body byte at a time) would otherwise each hold a thread for good
         self._connections = threading.BoundedSemaphore(max_connections)
+        # The socket timeout bounds each wait for bytes, not a whole request: a client sending one
+        # byte every few seconds kept its slot for good. Connections reading a request past their
+        # deadline are shut by a watchdog (shutdown() wakes the handler's blocked read).
+        self.request_read_s = request_read_s
+        self._reading: dict[socket.socket, float] = {}
+        self._reading_lock = threading.Lock()
+        self._closed = threading.Event()
         if ":" in address[0]:
             self.address_family = socket.AF_INET6  # ::1
         super().__init__(address, _Handler)
+        threading.Thread(target=self._cut_slow_requests, name="kbx-serve-watchdog", daemon=True).start()
+
+    def reading(self, connection: socket.socket, reading: bool) -> None:
+        """``connection`` starts (``reading``) or has finished reading a request."""
+        with self._reading_lock:
+            if reading:
+                self._reading[connection] = time.monotonic() + self.request_read_s
+            else:
+                self._reading.pop(connection, None)
+
+    def _cut_slow_requests(self) -> None:
+        while not self._closed.wait(min(1.0, self.request_read_s / 4)):
+            now = time.monotonic()
+            with self._reading_lock:
+                late = [c for c, deadline in self._reading.items() if deadline < now]
+                for connection in late:
+                    del self._reading[connection]
+            for connection in late:
+                try:
+                    connection.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass  # closed meanwhile
+
+    def server_close(self) -> None:
+        self._closed.set()
+        super().server_close()
 
     def process_request(self, request: Any, client_address: Any) -> None:
         if not self._connections.acquire(blocking=False):
@@ -116,6 +151,13 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
         pass  # one line per request would drown the log of a reward loop
 
+    def handle_one_request(self) -> None:
+        self.server.reading(self.connection, True)  # until the request is in (see EvaluationServer)
+        try:
+            super().handle_one_request()
+        finally:
+            self.server.reading(self.connection, False)
+
     def _answer(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
         data = json.dumps(payload).encode()
         self.send_response(status)
@@ -127,6 +169,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        self.server.reading(self.connection, False)
         if self.path != "/health":
             return self._answer(404, {"error": f"no such path {self.path!r} (GET /health, POST /evaluate)"})
         ev = self.server.evaluator
@@ -144,7 +187,9 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True  # the body is not read
             return self._answer(413, {"error": f"the body is larger than {MAX_BODY_BYTES} bytes"})
         try:
-            task_id, code, sample_id, timeout = _request_fields(json.loads(self.rfile.read(length) or b"null"))
+            raw = self.rfile.read(length)
+            self.server.reading(self.connection, False)  # the request is in: evaluating takes what it takes
+            task_id, code, sample_id, timeout = _request_fields(json.loads(raw or b"null"))
         except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError; nesting too deep
             return self._answer(400, {"error": str(exc)[:500] or type(exc).__name__})
         if self.server.stopping.is_set():

@@ -174,3 +174,37 @@ def test_stalled_clients_are_cut_off_and_a_deeply_nested_body_is_a_400(monkeypat
         assert status == 400 and "recursion" in body["error"].lower(), body
     finally:
         shutdown(server)
+
+
+def test_a_request_trickled_in_a_byte_at_a_time_is_cut_off_at_its_deadline():
+    """The socket timeout bounds each wait for bytes; a client that sends one byte well within it,
+    again and again, is cut off once its request has taken ``request_read_s`` to arrive (a few
+    hundred such clients held every connection slot of the server)."""
+    import socket
+    ev = Evaluator(perf=False, workers=1, timeout=60)
+    server = EvaluationServer(("127.0.0.1", 0), ev, max_timeout=60, request_read_s=1.0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        slow = socket.create_connection(server.server_address[:2], timeout=10)
+        started = time.monotonic()
+        cut = False
+        for byte in b"GET /health HTTP/1.1\r\nX-Padding: " + b"a" * 200:
+            try:
+                slow.sendall(bytes([byte]))
+            except OSError:
+                cut = True
+                break
+            slow.settimeout(0.2)
+            try:
+                if slow.recv(1) == b"":
+                    cut = True
+                    break
+            except socket.timeout:
+                pass
+        elapsed = time.monotonic() - started
+        slow.close()
+        assert cut and elapsed < 5, elapsed
+        with urllib.request.urlopen(server.url + "/health", timeout=10) as answer:
+            assert answer.status == 200  # others are still served
+    finally:
+        shutdown(server)
