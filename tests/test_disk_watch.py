@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from harness.config import RunConfig
 from harness.run.disk import DiskWatch, directory_bytes
 from harness.run.runner import Evaluator as Runner
@@ -163,7 +165,7 @@ def _evaluate_with_a_small_cap(tmp_path, code: str):
 def test_a_job_that_fills_its_directory_is_ended_as_integrity(tmp_path):
     result = _evaluate_with_a_small_cap(tmp_path, FILLS_THE_DISK)
     assert result.verdict == "integrity", (result.call, result.exe)
-    assert "into its job directory and files it holds open (at most 0.05 GiB)" in result.call.detail, result.call
+    assert "into its job directory and files it holds open or mapped (at most 0.05 GiB)" in result.call.detail, result.call
 
 
 def test_files_deleted_but_held_open_count_against_the_cap(tmp_path):
@@ -188,7 +190,7 @@ def test_files_deleted_but_held_open_count_against_the_cap(tmp_path):
         assert watch.over() is None  # the directory alone looks empty
         watch.pid = holder.pid
         why = watch.over()
-        assert why and "files it holds open" in why
+        assert why and "files it holds open or mapped" in why
     finally:
         holder.kill()
         holder.wait()
@@ -196,7 +198,8 @@ def test_files_deleted_but_held_open_count_against_the_cap(tmp_path):
     assert watch.over() is None  # the process is gone, and the space with it
 
 
-HIDES_WHAT_IT_WRITES = """
+HIDES_WHAT_IT_WRITES = {
+    "deleted while open": """
 import os, time
 import torch
 _held = []
@@ -209,11 +212,28 @@ time.sleep(4)
 
 def relu(input, inplace=False):
     return input
-"""
+""",
+    # a mapping holds the file with no descriptor left
+    "deleted while mapped": """
+import os, time
+import torch
+_held = []
+for i in range(24):
+    t = torch.from_file(f"junk_{i}", shared=True, size=1 << 20, dtype=torch.float32)
+    t.fill_(1.0)
+    os.unlink(f"junk_{i}")
+    _held.append(t)
+time.sleep(4)
+
+def relu(input, inplace=False):
+    return input
+"""}
 
 
-def test_a_job_that_hides_what_it_writes_in_deleted_files_is_ended_too(tmp_path):
-    """The same fill, each file deleted as soon as it is opened: the worker's open files count."""
-    result = _evaluate_with_a_small_cap(tmp_path, HIDES_WHAT_IT_WRITES)
+@pytest.mark.parametrize("how", list(HIDES_WHAT_IT_WRITES))
+def test_a_job_that_hides_what_it_writes_in_deleted_files_is_ended_too(tmp_path, how):
+    """The same fill, each file deleted as soon as it is made but kept open or mapped: the worker's
+    open and mapped files count."""
+    result = _evaluate_with_a_small_cap(tmp_path, HIDES_WHAT_IT_WRITES[how])
     assert result.verdict == "integrity", (result.call, result.exe)
-    assert "files it holds open" in result.call.detail, result.call
+    assert "files it holds open or mapped" in result.call.detail, result.call

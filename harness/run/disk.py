@@ -4,9 +4,9 @@ A worker may write only inside its job directory, each file up to a limit (RLIMI
 nothing else bounds how many files it writes: one that filled the disk until its time limit would
 fail every other job's writes and the run's own journal. The parent therefore measures the
 directory (allocated blocks, so sparse files count for what they take) about once a second while it
-follows the worker, with the files the worker holds open after deleting them (no walk finds those),
-and ends the job when it holds more than its cap, holds more files than any honest job leaves, or
-holds a good part of a disk that is nearly full.
+follows the worker, with the files the worker holds open or mapped after deleting them (no walk
+finds those), and ends the job when it holds more than its cap, holds more files than any honest
+job leaves, or holds a good part of a disk that is nearly full.
 """
 
 from __future__ import annotations
@@ -102,10 +102,34 @@ def unlinked_open_bytes(pid: int, limit: int = MAX_ENTRIES) -> int | None:
     return total
 
 
+def unlinked_mapped_bytes(pid: int, device: int) -> int:
+    """Bytes of files on ``device`` that process ``pid`` has mapped after deleting them (a mapping
+    holds the file without any descriptor: ``torch.from_file(..., shared=True)``, then unlink), by
+    the size of their mappings (at least what they can hold on disk, for a file the process wrote
+    through its mapping). 0 when its mappings cannot be read."""
+    major, minor = os.major(device), os.minor(device)
+    sizes: dict[int, int] = {}
+    try:
+        with open(f"/proc/{pid}/maps", encoding="utf-8", errors="replace") as maps:
+            for line in maps:
+                fields = line.split(None, 5)
+                if len(fields) < 6 or not fields[5].rstrip("\n").endswith(" (deleted)"):
+                    continue
+                dev_major, _, dev_minor = fields[3].partition(":")
+                if int(dev_major, 16) != major or int(dev_minor, 16) != minor:
+                    continue
+                start, _, end = fields[0].partition("-")
+                inode = int(fields[4])
+                sizes[inode] = max(sizes.get(inode, 0), int(end, 16) - int(start, 16))
+    except (OSError, ValueError):
+        return 0
+    return sum(sizes.values())
+
+
 class DiskWatch:
     """The disk use of one job directory against ``cap_bytes``, measured at most every
     ``interval_s`` seconds (``over`` is called from the parent's event loop). With ``pid`` set (the
-    worker's), files the worker holds open after deleting them count too."""
+    worker's), files the worker holds open or mapped after deleting them count too."""
 
     def __init__(self, root: Path, cap_bytes: int, interval_s: float = CHECK_INTERVAL_S) -> None:
         self.root, self.cap_bytes, self.interval_s = root, cap_bytes, interval_s
@@ -127,10 +151,15 @@ class DiskWatch:
         hidden = unlinked_open_bytes(self.pid) if self.pid is not None else 0
         if hidden is None:
             return f"the job holds more than {MAX_ENTRIES} files open"
+        if self.pid is not None:
+            try:
+                hidden += unlinked_mapped_bytes(self.pid, os.stat(self.root).st_dev)
+            except OSError:
+                pass  # the directory went away with the job
         used += hidden
         if used > self.cap_bytes:
-            return (f"the job wrote {used / 2**30:.2f} GiB into its job directory and files it holds open "
-                    f"(at most {self.cap_bytes / 2**30:.2f} GiB)")
+            return (f"the job wrote {used / 2**30:.2f} GiB into its job directory and files it holds open or "
+                    f"mapped (at most {self.cap_bytes / 2**30:.2f} GiB)")
         if used > LARGE_JOB_BYTES:
             try:
                 stats = os.statvfs(self.root)
