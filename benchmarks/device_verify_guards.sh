@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
-# One device call (under 600 s) for the trust-boundary changes of the fourth session of 2026-12-04,
-# none of which has run natively: the whole adversarial corpus, the corpus of bad submissions and
-# the perf tests on the H200 (the GPU trace as an allow-list, data-constructor stand-ins, results
-# copied inside the monitors, perf results with digests, mode checks after every timed repetition),
-# then the call+exe suite of every bundled solution for false positives.
+# One device call (under 600 s) for trust-boundary changes not yet run natively: the whole
+# adversarial corpus (GPU entries included: jiterator and pinned-host work, the perf wrapper timed
+# faster than its watched call), the corpus of bad submissions and the perf tests on the H200, the
+# call+exe suite of every bundled solution for false positives (device tensors only, the disk watch
+# counting deleted files held open or mapped, the new proxies), and the launch-API probe (which
+# API queued each kernel in the profiler's trace: benchmarks/launch_api_probe.py).
 #   bash benchmarks/device_verify_guards.sh     (on the device: $OUT set, packages on PYTHONPATH)
 # Writes $OUT/verify_guards.tgz and prints a digest. A perf suite (device_suite.sh) then gives the
 # spread of timed_over_check_busy: python benchmarks/check_busy_table.py <journal>.
 set -uo pipefail
 . "$(dirname "$0")/device_lib.sh"
 run_dir verify_guards
-step adversarial 240 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_adversarial.py tests/test_saved_results.py \
+step adversarial 230 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_adversarial.py tests/test_saved_results.py \
   tests/test_crash_retry.py tests/test_disk_watch.py
-step corpus_perf 150 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_corpus.py tests/test_perf.py -m gpu
-step call_exe 180 python3 benchmarks/throughput.py --out "$R/tp" --parts call_exe --suite-timeout 170
+step corpus_perf 120 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_corpus.py tests/test_perf.py -m gpu
+step launch_api 40 python3 benchmarks/launch_api_probe.py
+step launch_api_cpu 40 python3 benchmarks/launch_api_probe.py --cpu-events
+step call_exe 160 python3 benchmarks/throughput.py --out "$R/tp" --parts call_exe --suite-timeout 150
 tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
 python3 - "$R" <<'PY'
 import json, sys
