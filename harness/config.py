@@ -97,4 +97,3 @@ def resolve_seed(seed: int | None, recorded: int | None = None) -> int:
         except ValueError:
             raise ValueError(f"{ENV_SEED}={value!r} is not an integer seed") from None
     return secrets.randbelow(1 << 31)
-

@@ -102,21 +102,22 @@ def unlinked_open_bytes(pid: int, limit: int = MAX_ENTRIES) -> int | None:
     return total
 
 
-def unlinked_mapped_bytes(pid: int, device: int) -> int:
-    """Bytes of files on ``device`` that process ``pid`` has mapped after deleting them (a mapping
+def unlinked_mapped_bytes(pid: int, root: Path) -> int:
+    """Bytes of files under ``root`` that process ``pid`` has mapped after deleting them (a mapping
     holds the file without any descriptor: ``torch.from_file(..., shared=True)``, then unlink), by
     the size of their mappings (at least what they can hold on disk, for a file the process wrote
-    through its mapping). 0 when its mappings cannot be read."""
-    major, minor = os.major(device), os.minor(device)
+    through its mapping). Libraries replaced on disk while mapped are not under ``root``. 0 when
+    its mappings cannot be read."""
+    prefix = os.path.realpath(root) + os.sep
     sizes: dict[int, int] = {}
     try:
         with open(f"/proc/{pid}/maps", encoding="utf-8", errors="replace") as maps:
             for line in maps:
                 fields = line.split(None, 5)
-                if len(fields) < 6 or not fields[5].rstrip("\n").endswith(" (deleted)"):
+                if len(fields) < 6:
                     continue
-                dev_major, _, dev_minor = fields[3].partition(":")
-                if int(dev_major, 16) != major or int(dev_minor, 16) != minor:
+                name = fields[5].rstrip("\n")
+                if not (name.endswith(" (deleted)") and name.startswith(prefix)):
                     continue
                 start, _, end = fields[0].partition("-")
                 inode = int(fields[4])
@@ -152,10 +153,7 @@ class DiskWatch:
         if hidden is None:
             return f"the job holds more than {MAX_ENTRIES} files open"
         if self.pid is not None:
-            try:
-                hidden += unlinked_mapped_bytes(self.pid, os.stat(self.root).st_dev)
-            except OSError:
-                pass  # the directory went away with the job
+            hidden += unlinked_mapped_bytes(self.pid, self.root)
         used += hidden
         if used > self.cap_bytes:
             return (f"the job wrote {used / 2**30:.2f} GiB into its job directory and files it holds open or "
