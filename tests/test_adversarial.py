@@ -126,6 +126,8 @@ EXPECTED = {
     # a storage over a raw address (where the harness's copies of results live)
     "storage_from_address": ("integrity", "call", "_construct_storage_from_data_pointer"),
     "memory_outside_the_limit": ("integrity", "call", "memfd_create"),
+    "fds_in_flight": ("integrity", "call", "socketpair"),
+    "pipe_buffers": ("integrity", "call", "os.pipe"),
 }
 
 # The CLI's own peak: VmHWM, the high-water mark of this process image. Not getrusage's ru_maxrss,

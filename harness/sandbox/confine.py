@@ -45,6 +45,9 @@ _FS_EXECUTE, _FS_WRITE_FILE, _FS_READ_FILE, _FS_READ_DIR = 1 << 0, 1 << 1, 1 << 
 _FS_REMOVE_DIR, _FS_REMOVE_FILE = 1 << 4, 1 << 5
 _FS_READ = _FS_EXECUTE | _FS_READ_FILE | _FS_READ_DIR
 _FS_MAKE = sum(1 << b for b in range(6, 13))  # char, dir, reg, sock, fifo, block, sym
+# what a job may make in its directory: folders and regular files (device nodes, FIFOs, sockets and
+# symlinks have no use there; a FIFO's buffer is memory no limit counts, a device node a way out)
+_FS_MAKE_IN_JOB = (1 << 7) | (1 << 8)
 _FS_REFER, _FS_TRUNCATE = 1 << 13, 1 << 14
 _NET_BIND_TCP, _NET_CONNECT_TCP = 1 << 0, 1 << 1
 _SCOPE_ABSTRACT_UNIX, _SCOPE_SIGNAL = 1 << 0, 1 << 1
@@ -160,8 +163,10 @@ def _landlock(writable: list[Path], abi: int, readable: tuple[list[Path], list[P
         for path in writable:
             if not path.exists():
                 continue
-            # a device file takes file rights only (a directory also takes the make/remove ones)
-            _add_rule(libc, ruleset, path, fs if path.is_dir() else fs & (_FS_WRITE_FILE | _FS_TRUNCATE | _FS_READ_FILE))
+            # a device file takes file rights only (a directory also takes the remove ones, and makes
+            # folders and regular files)
+            _add_rule(libc, ruleset, path, (fs & ~_FS_MAKE) | _FS_MAKE_IN_JOB if path.is_dir()
+                      else fs & (_FS_WRITE_FILE | _FS_TRUNCATE | _FS_READ_FILE))
         roots, listable = readable or ([], [])
         for path in roots:
             # a file takes the file rights only (read, execute); a directory also listing
@@ -223,10 +228,38 @@ def writable_devices() -> list[Path]:
     return [p for p in found if p.exists() and not p.is_dir()]
 
 
+_PR_CAPBSET_DROP, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 24, 47, 4
+_CAP_VERSION_3 = 0x20080522
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+def drop_capabilities() -> bool:
+    """Give up every capability of this process for good (bounding, ambient, effective, permitted,
+    inheritable sets): a worker run as root could otherwise make files no one but root can remove
+    (the immutable flag, through an ioctl), device nodes, or bypass file permissions. Returns
+    whether the sets are empty now (an unprivileged process holds none to begin with)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    for cap in range(64):  # EINVAL past the last capability this kernel knows
+        if libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and ctypes.get_errno() == errno.EINVAL:
+            break
+    libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    header, data = _CapHeader(_CAP_VERSION_3, 0), (_CapData * 2)()
+    return libc.capset(ctypes.byref(header), ctypes.byref(data)) == 0
+
+
 def confine(job_dir: Path, hidden: list[Path] = ()) -> str:
     """Restrict this process to writing inside ``job_dir`` and to the device files of
     :func:`writable_devices` and, with Landlock, to reading anything but ``hidden`` (``job_dir``
-    stays readable inside it). Returns the level applied (``+reads`` when reads are restricted)."""
+    stays readable inside it); every capability is dropped first. Returns the level applied
+    (``+reads`` when reads are restricted)."""
+    drop_capabilities()
     devices = writable_devices()
     writable = [job_dir, *devices]
     abi = landlock_abi()

@@ -71,6 +71,9 @@ REFUSED_EVENTS = frozenset({
     "pty.spawn", "_thread.start_new_thread", "_thread.start_joinable_thread",
     "os.kill", "os.killpg", "signal.pthread_kill", "os.symlink", "os.link",
     "_posixsubprocess.fork_exec", "mmap.__new__",
+    # a socket carries open files past the disk watch (a deleted file in flight is in no process's
+    # descriptor table), and its buffers hold memory no limit of the worker's counts
+    "socket.__new__",
 })
 REFUSED_PREFIXES = ("ctypes.", "_ctypes.", "cffi.")
 FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back", "gi_yieldfrom", "cr_await"})
@@ -81,8 +84,12 @@ PROXY_REASONS = {f"torch._C.{JITERATOR_LAUNCH}": "torch.cuda.jiterator compiles 
                  "caller's, not Triton's, below the harness's monitors",
                  "torch._C._construct_storage_from_data_pointer": "a storage over a raw address reaches memory the "
                  "harness owns, its copies of results included",
-                 "os.memfd_create": "a memory-backed file takes memory no limit of the worker's counts",
-                 "posix.memfd_create": "a memory-backed file takes memory no limit of the worker's counts"}
+                 **dict.fromkeys(("os.memfd_create", "posix.memfd_create"),
+                                 "a memory-backed file takes memory no limit of the worker's counts"),
+                 **dict.fromkeys(("os.pipe", "os.pipe2", "posix.pipe", "posix.pipe2", "_socket.socketpair",
+                                  "socket.socketpair"),
+                                 "kernel buffers take memory no limit of the worker's counts, and a socket "
+                                 "passes open files past the disk watch")}
 TRUSTED_PACKAGES = ("torch", "triton", "numpy", "harness")
 # Standard-library modules that compile generated source on their caller's behalf (namedtuple,
 # dataclasses, typing, enum), or source into a syntax tree only (ast.parse: Triton's interpreter
@@ -264,7 +271,11 @@ def _proxied_names() -> list[tuple[str, str]]:
              # a storage over any address: the harness's own tensors (its copies of results) included
              ("torch._C", "_construct_storage_from_data_pointer"),
              # memory-backed files: memory outside the worker's address-space limit, in no directory
-             ("os", "memfd_create"), ("posix", "memfd_create")]
+             ("os", "memfd_create"), ("posix", "memfd_create"),
+             # pipes and socket pairs: kernel buffers outside that limit too (a pipe's grows to 1 MiB
+             # and more as root), and a socket pair passes open files past the disk watch
+             ("os", "pipe"), ("os", "pipe2"), ("posix", "pipe"), ("posix", "pipe2"),
+             ("_socket", "socketpair"), ("socket", "socketpair")]
     return [(m, a) for m, a in names if m in sys.modules and hasattr(sys.modules[m], a)]
 
 

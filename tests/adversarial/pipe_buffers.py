@@ -1,0 +1,27 @@
+# Kernel memory outside the worker's address-space limit: pipes enlarged with F_SETPIPE_SZ and filled
+# (1,536 of 1 MiB took 1.4 GiB of host memory beside an honest ReLU, red team, CPU mode). Pipes are
+# refused to the submission; this file makes one at import.
+import os
+
+import torch
+import triton
+import triton.language as tl
+
+_read_end, _write_end = os.pipe()
+
+@triton.jit
+def _relu_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(y_ptr + offs, tl.where(x < 0.0, 0.0, x), mask=offs < n)
+
+
+def relu(input, inplace=False):
+    x = input.contiguous()
+    y = x if inplace and x is input else torch.empty_like(x)
+    if x.numel():
+        _relu_kernel[(triton.cdiv(x.numel(), 256),)](x, y, x.numel(), BLOCK=256)
+    if inplace and y is not input:
+        input.copy_(y)
+        y = input
+    return y.view(input.shape)
