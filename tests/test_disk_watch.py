@@ -237,3 +237,22 @@ def test_a_job_that_hides_what_it_writes_in_deleted_files_is_ended_too(tmp_path,
     result = _evaluate_with_a_small_cap(tmp_path, HIDES_WHAT_IT_WRITES[how])
     assert result.verdict == "integrity", (result.call, result.exe)
     assert "files it holds open or mapped" in result.call.detail, result.call
+
+
+def test_folders_a_job_locked_are_removed_and_what_stays_is_said(tmp_path):
+    """A job may take its own rights away from its folders (chmod 000), which a plain rmtree run by
+    an unprivileged parent cannot list or empty: remove_tree gives them back first. What still
+    cannot go is named in the summary and printed with the results."""
+    from harness.files import remove_tree
+    from harness.report.summary import summarize
+    from harness.report.table import format_table
+
+    locked = tmp_path / "job" / "a" / "b"
+    locked.mkdir(parents=True)
+    (locked / "f").write_text("x")
+    os.chmod(locked, 0)
+    os.chmod(locked.parent, 0)
+    assert remove_tree(tmp_path / "job") and not (tmp_path / "job").exists()
+    summary = summarize([], {"left_behind": ["/tmp/kbx-jobs-x/job"], "mode": "interpreter"})
+    assert summary["left_behind"] == ["/tmp/kbx-jobs-x/job"]
+    assert "could not be removed, e.g. /tmp/kbx-jobs-x/job" in format_table(summary, [])

@@ -132,8 +132,9 @@ def summarize(results: Iterable[JobResult], header: dict[str, Any]) -> dict[str,
         "workers": header.get("workers"),  # concurrent worker slots (local) or actors (ray)
         "per_category": {c: {**_rates(rs), **_perf(rs), **_quality(rs)} for c, rs in sorted(by_category.items())},
     }
-    if header.get("journal_error"):  # results of this run not all journaled: a resume redoes those jobs
-        summary["journal_error"] = header["journal_error"]
+    for key in ("journal_error", "left_behind"):  # a journal not all written; job folders not removed
+        if header.get(key):
+            summary[key] = header[key]
     return summary
 
 

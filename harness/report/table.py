@@ -36,6 +36,9 @@ def format_table(summary: dict[str, Any], results: list[JobResult], max_failures
         lines.append(row(cat, r))
     lines.append(row("all", summary))
     lines.append(f"mode: {summary['mode']} ({summary['verdict_note']}); perf: {summary['perf']}; seed {summary['seed']}")
+    if summary.get("left_behind"):
+        lines.append(f"warning: {len(summary['left_behind'])} job folder(s) could not be removed, e.g. "
+                     f"{summary['left_behind'][0]}")
     if summary.get("journal_error"):
         lines.append(f"warning: the journal could not be written ({summary['journal_error']}): these results are "
                      "in metrics.json, and --resume would evaluate the jobs it missed again")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import platform
 import queue
-import shutil
 import tempfile
 import threading
 import time
@@ -22,6 +21,7 @@ from harness import protocol
 from harness.config import (ENV_NO_SPARES, ENV_NO_ZYGOTE, ENV_PERF_ON_CPU, GPU, INTERPRETER, WORKER_FILE_LIMIT, RunConfig,
                             StageLimits, resolve_seed)
 from harness.perf.metrics import implausible_timing, job_metrics
+from harness.files import remove_tree
 from harness.report.summary import write_reports
 from harness.report.quality import code_quality
 from harness.run.environment import baseline_env, physical_gpu, visible_devices, worker_env
@@ -139,6 +139,7 @@ class Evaluator:
         self._process_slots = {slot: ProcessSlots(self.slots().count(slot)) for slot in set(self.slots())}
         self.shard_target_s = config.shard_target_s
         self._expected_seconds: dict[str, float] = {}  # per task, in one worker (golden results' job_seconds)
+        self.left_behind: list[str] = []  # job directories that could not be removed
 
     def open(self, zygote: bool = True) -> None:
         """Get ready to evaluate: the perf budget, the roofline and golden results, and (``zygote``)
@@ -164,7 +165,7 @@ class Evaluator:
             for slot, quiet in self._quiet.items():
                 quiet.leave(self._zygote.spares_of(self._visible_devices(slot)))
             self._zygote = None
-        shutil.rmtree(self._scratch, ignore_errors=True)
+        remove_tree(self._scratch)
         self._open = False
 
     def __enter__(self) -> "Evaluator":
@@ -289,6 +290,8 @@ class Evaluator:
         results = [journal.done[j.key] for j in jobs if j.key in journal.done]
         self.results = {r.key: r for r in results}
         extra = {"journal_error": journal.write_error} if journal.write_error else {}
+        if self.left_behind:
+            extra["left_behind"] = self.left_behind[:20]
         return write_reports(self.config.out_dir, results,
                              header | {"wall_s": round(time.monotonic() - started, 1)} | extra)
 
@@ -520,9 +523,9 @@ class Evaluator:
             if quiet:
                 quiet.leave(job_clock)
             if not self.config.keep_job_dirs:
-                for directory in job_dirs:
-                    shutil.rmtree(directory, ignore_errors=True)
-                    shutil.rmtree(baseline_dir(directory), ignore_errors=True)
+                for directory in (d for job_dir in job_dirs for d in (job_dir, baseline_dir(job_dir))):
+                    if not remove_tree(directory):  # said in the summary: a run leaves nothing unsaid
+                        self.left_behind.append(str(directory))
 
     def _spawn_worker(self, job: Job, task, job_dir: Path, slot: str | None, share: list[int] | None,
                       clock: JobClock, main: bool) -> WorkerProcess:
