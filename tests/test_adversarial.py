@@ -128,6 +128,9 @@ EXPECTED = {
     "memory_outside_the_limit": ("integrity", "call", "memfd_create"),
     "fds_in_flight": ("integrity", "call", "socketpair"),
     "pipe_buffers": ("integrity", "call", "os.pipe"),
+    # torch's tensor printing takes the monitor off the stack and can call the submission back
+    "printing_runs_code_unseen": ("integrity", "call", ("_disable_current_modes", "monitor is off the dispatch stack")),
+    "apply_per_element": ("integrity", "call", "torch.Tensor.apply_"),
 }
 
 # The CLI's own peak: VmHWM, the high-water mark of this process image. Not getrusage's ru_maxrss,
@@ -487,6 +490,8 @@ def test_kernel_names_are_classified():
     assert library_kernels([gemm], [gemm]) == [gemm]  # a kernel named like cuBLAS's excuses nothing
     # an allow-list: kernels with no library's naming (PyTorch's runtime-compiled "jiterator" ones, those
     # in an anonymous namespace) are compute too unless they are the submission's own
+    copysign = "void at::native::vectorized_elementwise_kernel<4, at::native::copysign_kernel_cuda(at::TensorIteratorBase&)>"
+    assert library_kernels([copysign], []) == [copysign]  # named with "copy", computes
     jiterator = "airy_ai_forward_vectorized4_kernel"
     assert library_kernels([jiterator, "softmax_warp_forward"], ["_relu_kernel"]) == [jiterator, "softmax_warp_forward"]
     nonzero = "void at::native::(anonymous namespace)::nonzero_kernel<float>"  # "zero" in its name, not a fill
@@ -600,3 +605,44 @@ def test_code_called_back_with_the_dispatch_hooks_off_is_refused(tmp_path):
         assert rec["verdict"] == "integrity", (name, rec["call"], rec["exe"])
         assert "dispatch hooks are off" in rec["call"]["detail"] + rec["exe"]["detail"], (name, rec)
         assert rec["info"]["sandbox"].endswith("+keys"), rec["info"]
+
+
+WATCH_BELOW_THE_MONITOR = """
+import sys, torch
+from pathlib import Path
+from torch.utils._python_dispatch import TorchDispatchMode
+from harness.sandbox.guard import GuardRefusal, watch_dispatch_keys
+source = Path(sys.argv[1])
+source.write_text("def f():\\n    return 1\\n")
+watching = []
+assert watch_dispatch_keys(str(source), watching)
+sys.path.insert(0, str(source.parent))
+import submission_like
+
+class Mode(TorchDispatchMode):
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+seen = [submission_like.f()]  # not watching: runs
+with Mode():
+    watching.append(torch._C._len_torch_dispatch_stack())
+    seen.append(submission_like.f())  # the monitor on the stack: runs
+    with torch.utils._python_dispatch._disable_current_modes():
+        try:
+            submission_like.f()
+            seen.append("ran below the monitor")
+        except GuardRefusal as exc:
+            seen.append("refused" if "monitor is off the dispatch stack" in str(exc) else str(exc))
+print(seen)
+"""
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="the watch of the submission's code needs sys.monitoring (3.12+)")
+def test_code_called_back_while_the_monitor_is_off_the_stack_is_refused(tmp_path):
+    """torch code that takes every mode off the stack (tensor printing does, to read the values) and
+    calls the submission back would run it unseen: while a call is watched, the submission's code
+    may start only with the monitor's depth of the dispatch stack in place."""
+    proc = subprocess.run([sys.executable, "-c", WATCH_BELOW_THE_MONITOR, str(tmp_path / "submission_like.py")],
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "[1, 1, 'refused']", proc.stdout

@@ -29,7 +29,8 @@ LIBRARY_ONLY_MARKERS = tuple(m for m in LIBRARY_KERNEL_MARKERS if m != "gemm")
 # fills, arange. Not those whose work depends on values (a mask, indices): masked_fill, scatter's
 # fill, index_copy, nonzero carry "fill", "copy" or "zero" in their names too, and are compute.
 DATA_MOVEMENT_MARKERS = ("copy", "Copy", "FillFunctor", "arange", "range_factory")
-VALUE_DEPENDENT_MARKERS = ("masked", "scatter", "index", "gather", "nonzero", "where")
+# (copysign's kernel names hold "copy" but compute)
+VALUE_DEPENDENT_MARKERS = ("masked", "scatter", "index", "gather", "nonzero", "where", "copysign")
 PAYLOAD_KEYS = frozenset({"case", "config", "output", "args_after", "kwargs_after", "aliases"})
 MAX_NAMES = 64           # kernel or op names in one list of a worker's facts
 

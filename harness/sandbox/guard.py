@@ -79,11 +79,22 @@ REFUSED_PREFIXES = ("ctypes.", "_ctypes.", "cffi.")
 FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back", "gi_yieldfrom", "cr_await"})
 NATIVE_ACCESS_MODULES = frozenset({"ctypes", "_ctypes", "cffi", "_cffi_backend"})
 JITERATOR_LAUNCH = "_cuda_jiterator_compile_and_launch_kernel"
+# Tensor methods replaced on the class by stand-ins: a data constructor, and the CPU loops that call
+# a Python function once per element with no operator dispatched (work on the host no monitor sees)
+TENSOR_METHODS = ("new_tensor", "apply_", "map_", "map2_")
+# Refused whenever the submission is on the stack, whoever calls them: torch's tensor printing takes
+# every mode (the harness's monitor too) off the stack, then reads the values and calls the
+# submission back (a str subclass's __radd__), all unseen
+REFUSED_WITH_SUBMISSION_ON_STACK = frozenset({"torch.utils._python_dispatch._disable_current_modes"})
 # Why a proxied primitive is refused to the submission, where the general reason does not say it
 PROXY_REASONS = {f"torch._C.{JITERATOR_LAUNCH}": "torch.cuda.jiterator compiles and launches CUDA code of the "
                  "caller's, not Triton's, below the harness's monitors",
                  "torch._C._construct_storage_from_data_pointer": "a storage over a raw address reaches memory the "
                  "harness owns, its copies of results included",
+                 **dict.fromkeys(("torch.Tensor.apply_", "torch.Tensor.map_", "torch.Tensor.map2_"),
+                                 "it calls Python once per element, with no operator the harness's monitor sees"),
+                 "torch.utils._python_dispatch._disable_current_modes": "print or format a tensor's values, or call "
+                 "torch code that takes the harness's monitor off the dispatch stack: what runs there is unseen",
                  **dict.fromkeys(("os.memfd_create", "posix.memfd_create"),
                                  "a memory-backed file takes memory no limit of the worker's counts"),
                  **dict.fromkeys(("os.pipe", "os.pipe2", "posix.pipe", "posix.pipe2", "_socket.socketpair",
@@ -296,10 +307,12 @@ def install_proxies() -> dict[str, Callable]:
         originals[key] = getattr(monitoring, name)
         setattr(monitoring, name, _proxy(key, originals[key]))
     torch_module = sys.modules.get("torch")
-    if torch_module is not None:  # a method: bound on the Python class, before the snapshot and the guard
-        key = "torch.Tensor.new_tensor"
-        originals[key] = torch_module.Tensor.new_tensor
-        torch_module.Tensor.new_tensor = _data_proxy(key, originals[key])
+    if torch_module is not None:  # methods: bound on the Python class, before the snapshot and the guard
+        for name in TENSOR_METHODS:
+            key = f"torch.Tensor.{name}"
+            originals[key] = getattr(torch_module.Tensor, name)
+            maker = _data_proxy if key in DATA_CONSTRUCTORS else _proxy
+            setattr(torch_module.Tensor, name, maker(key, originals[key]))
     for module in list(sys.modules.values()):  # one pass over every binding of every module
         namespace = getattr(module, "__dict__", None)
         if not isinstance(namespace, dict):
@@ -334,6 +347,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     library_types = frozenset(library_type_ids())
     library_key, operator_namespaces = LIBRARY_KEY, operator_namespaces_now()
     data_constructors = dict(DATA_CONSTRUCTORS)
+    with_submission_on_stack = REFUSED_WITH_SUBMISSION_ON_STACK
     proxy_reasons, default_reason = dict(PROXY_REASONS), ("it would blind the harness's monitors, or run code of its "
                                                           "own at any moment: a thread, a signal handler")
     plain_data = plain_data_check() if "torch" in sys.modules else (lambda data, device: None)
@@ -545,7 +559,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 if why:
                     refuse(f"build a tensor from {why}: torch's data constructors convert their values with "
                            "PyTorch's dispatch hooks off (pass numbers, lists of numbers or NumPy arrays)")
-            elif deciding(frame.f_back) == 2:
+            elif deciding(frame.f_back) == 2 or (key in with_submission_on_stack and submission_on_stack(frame.f_back)):
                 refuse(f"call {key} ({proxy_reasons.get(key, default_reason)})")
             box.append(originals[key])
         elif event in refused_events or event.startswith(refused_prefixes):
@@ -620,16 +634,20 @@ def arm(policy: GuardPolicy, originals: dict[str, Callable],
     sys.addaudithook(_make_hook(policy, originals, compiler_state_changed))
 
 
-def watch_dispatch_keys(submission_file: str) -> bool:
+def watch_dispatch_keys(submission_file: str, watching: list[int] | None = None) -> bool:
     """Refuse to run the submission's code while PyTorch's Python dispatch keys are excluded, which
     no dispatch mode then sees: torch's conversions of Python values (data constructors, indexing
     with list-likes, the legacy constructors, also reached through ``torch._C``) call ``__float__``,
     ``__getitem__``, ... that way, and so does a tensor subclass's or a mode's own handler. Uses
     ``sys.monitoring`` (PEP 669, Python 3.12+): a callback at the start of every Python function,
     disabled at once for every code object but the submission's file's, so it costs the harness
-    nothing and the submission one check per call. Returns whether it is installed (older Pythons:
-    the constructor stand-ins are the only cover). Call before :func:`install_proxies`, which then
-    hands the monitoring functions to library code only."""
+    nothing and the submission one check per call. With ``watching`` (the depths at which the
+    harness's op monitors sit while they watch a call: integrity.TorchOpMonitor), its code is also
+    refused while the dispatch-mode stack is shallower than that: torch code that takes the modes
+    off the stack (its tensor printing does) and calls the submission back would run it unseen.
+    Returns whether it is installed (older Pythons: the constructor stand-ins are the only cover).
+    Call before :func:`install_proxies`, which then hands the monitoring functions to library code
+    only."""
     monitoring = getattr(sys, "monitoring", None)
     torch = sys.modules.get("torch")
     if monitoring is None or torch is None:
@@ -640,7 +658,8 @@ def watch_dispatch_keys(submission_file: str) -> bool:
     keys = tuple(getattr(torch._C.DispatchKey, n) for n in ("Python", "PythonTLSSnapshot")
                  if hasattr(torch._C.DispatchKey, n))
     excluded, disable, refusal = torch._C._dispatch_tls_is_dispatch_key_excluded, monitoring.DISABLE, GuardRefusal
-    filename = submission_file
+    depth = torch._C._len_torch_dispatch_stack
+    filename, watched = submission_file, watching if watching is not None else []
 
     def started(code: Any, offset: int) -> Any:
         if code.co_filename != filename:
@@ -650,6 +669,10 @@ def watch_dispatch_keys(submission_file: str) -> bool:
                 raise refusal("guard: the submission may not run code while PyTorch's dispatch hooks are off (torch "
                               "called it back from a conversion, or a dispatch handler of its own: no monitor would "
                               "see the PyTorch work done there)")
+        if watched and depth() < watched[-1]:
+            raise refusal("guard: the submission may not run code while the harness's monitor is off the dispatch "
+                          "stack (torch code that disables the modes, its tensor printing say, called it back: no "
+                          "monitor would see the PyTorch work done there)")
         return None
     monitoring.use_tool_id(tool, "kernelbenchx-guard")
     monitoring.register_callback(tool, monitoring.events.PY_START, started)

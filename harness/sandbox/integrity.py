@@ -174,12 +174,28 @@ class TorchOpMonitor(TorchDispatchMode):
     MAX_SCALAR_OPS = 128
     Tensor = torch.Tensor
     as_device = torch.device
+    stack_depth = staticmethod(torch._C._len_torch_dispatch_stack)
 
-    def __init__(self, forbid_host_transfer: bool) -> None:
+    def __init__(self, forbid_host_transfer: bool, watching: list[int] | None = None) -> None:
+        """``watching``: while this mode is entered, it holds the dispatch-mode stack's depth with this
+        mode on it (the guard's watch refuses the submission's code running below that depth: torch
+        code that takes the modes off the stack, its tensor printing say, then calls it back)."""
         super().__init__()
         self.forbid_host_transfer = forbid_host_transfer
         self.forbidden: list[str] = []
         self.scalar_ops: dict[str, int] = {}
+        self._watching = watching
+
+    def __enter__(self):
+        entered = super().__enter__()
+        if self._watching is not None:
+            self._watching.append(self.stack_depth())
+        return entered
+
+    def __exit__(self, *exc):
+        if self._watching:
+            self._watching.pop()
+        return super().__exit__(*exc)
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}

@@ -178,7 +178,8 @@ def run(job: dict, reporter: EventWriter) -> None:
     launch_check.install()
     launches = LaunchCounter(check=launch_check.check)
     launches.install()
-    keys_watched = watch_dispatch_keys(str(submission))
+    watching: list[int] = []  # the monitors' stack depths while they watch (TorchOpMonitor, watch_dispatch_keys)
+    keys_watched = watch_dispatch_keys(str(submission), watching)
     originals = install_proxies()
     snapshot = ModuleSnapshot()
     modes = ModeStacks()
@@ -229,7 +230,7 @@ def run(job: dict, reporter: EventWriter) -> None:
             for case_index in selected:
                 case = cases[case_index]
                 args = clone_case(case)
-                monitor = TorchOpMonitor(forbid_host_transfer=on_gpu)
+                monitor = TorchOpMonitor(forbid_host_transfer=on_gpu, watching=watching)
                 trace = KernelTrace() if on_gpu else nullcontext()
                 before = launches.count
                 payload, error = None, None
@@ -288,7 +289,7 @@ def run(job: dict, reporter: EventWriter) -> None:
                   calls=calls, triton_kernels=launched)
     if job.get("perf"):
         server = PerfServer(task, seed, device, {protocol.CANDIDATE: fn}, reporter.emit, launches=launches,
-                            monitor=lambda: TorchOpMonitor(forbid_host_transfer=on_gpu),  # watched like exe's calls
+                            monitor=lambda: TorchOpMonitor(forbid_host_transfer=on_gpu, watching=watching),  # watched like exe's calls
                             tampered=lambda: _unchanged(snapshot, modes, launch_check, "during perf"),
                             trace=KernelTrace if on_gpu else None, modes_clear=modes.check)
         serve_perf(server, commands, reporter, str(submission))
