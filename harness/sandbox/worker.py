@@ -61,7 +61,8 @@ def format_error(exc: BaseException, submission_path: str) -> str:
     if root is not exc and root_message and str(root) not in message:
         message += f"\ncaused by: {root_message}"
     if isinstance(exc, PermissionError) and not str(exc).startswith(("guard:", "monkeypatch:", "tampering:")):
-        message = f"sandbox: the submission tried to write outside its job directory: {message}"
+        message = ("sandbox: the system refused the submission (writing outside its job directory, making "
+                   f"anything but folders and regular files there, or a privileged operation): {message}")
     return (text + message)[-4000:]
 
 
