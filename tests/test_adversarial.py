@@ -133,6 +133,7 @@ EXPECTED = {
     # torch's tensor printing takes the monitor off the stack and can call the submission back
     "printing_runs_code_unseen": ("integrity", "call", ("_disable_current_modes", "monitor is off the dispatch stack")),
     "apply_per_element": ("integrity", "call", "torch.Tensor.apply_"),
+    "operator_handler_pops_monitor": ("integrity", "call", "_pop_mode_temporarily"),
 }
 
 # The CLI's own peak: VmHWM, the high-water mark of this process image. Not getrusage's ru_maxrss,
@@ -600,7 +601,7 @@ def test_code_called_back_with_the_dispatch_hooks_off_is_refused(tmp_path):
     """torch calls the submission's __len__/__getitem__/__float__ with the Python dispatch keys off
     when it converts Python values (indexing with a list-like, a constructor reached through
     torch._C past its stand-in): on 3.12+ such code is refused as it starts."""
-    names = ["index_list_blinds_monitor", "constructor_through_torch_c"]
+    names = ["index_list_blinds_monitor", "constructor_through_torch_c", "callback_compiled_elsewhere"]
     records = _evaluate(tmp_path, names)
     for i, name in enumerate(names):
         rec = records[i]

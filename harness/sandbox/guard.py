@@ -85,7 +85,11 @@ TENSOR_METHODS = ("new_tensor", "apply_", "map_", "map2_")
 # Refused whenever the submission is on the stack, whoever calls them: torch's tensor printing takes
 # every mode (the harness's monitor too) off the stack, then reads the values and calls the
 # submission back (a str subclass's __radd__), all unseen
-REFUSED_WITH_SUBMISSION_ON_STACK = frozenset({"torch.utils._python_dispatch._disable_current_modes"})
+# (and a HigherOrderOperator of the submission's, with a handler registered for the monitor's type,
+# had torch pop the monitor, hand it to the handler and run the handler unwatched)
+REFUSED_WITH_SUBMISSION_ON_STACK = frozenset({"torch.utils._python_dispatch._disable_current_modes",
+                                              "torch.utils._python_dispatch._pop_mode_temporarily",
+                                              "torch.utils._python_dispatch._pop_mode"})
 # Why a proxied primitive is refused to the submission, where the general reason does not say it
 PROXY_REASONS = {f"torch._C.{JITERATOR_LAUNCH}": "torch.cuda.jiterator compiles and launches CUDA code of the "
                  "caller's, not Triton's, below the harness's monitors",
@@ -93,8 +97,12 @@ PROXY_REASONS = {f"torch._C.{JITERATOR_LAUNCH}": "torch.cuda.jiterator compiles 
                  "harness owns, its copies of results included",
                  **dict.fromkeys(("torch.Tensor.apply_", "torch.Tensor.map_", "torch.Tensor.map2_"),
                                  "it calls Python once per element, with no operator the harness's monitor sees"),
-                 "torch.utils._python_dispatch._disable_current_modes": "print or format a tensor's values, or call "
-                 "torch code that takes the harness's monitor off the dispatch stack: what runs there is unseen",
+                 **dict.fromkeys(("torch.utils._python_dispatch._disable_current_modes",
+                                  "torch.utils._python_dispatch._pop_mode_temporarily",
+                                  "torch.utils._python_dispatch._pop_mode"),
+                                 "print or format a tensor's values, or call torch code that takes the harness's "
+                                 "monitor off the dispatch stack (a higher-order operator's handler): what runs "
+                                 "there is unseen"),
                  **dict.fromkeys(("os.memfd_create", "posix.memfd_create"),
                                  "a memory-backed file takes memory no limit of the worker's counts"),
                  **dict.fromkeys(("os.pipe", "os.pipe2", "posix.pipe", "posix.pipe2", "_socket.socketpair",
@@ -634,7 +642,8 @@ def arm(policy: GuardPolicy, originals: dict[str, Callable],
     sys.addaudithook(_make_hook(policy, originals, compiler_state_changed))
 
 
-def watch_dispatch_keys(submission_file: str, watching: list[int] | None = None) -> bool:
+def watch_dispatch_keys(submission_file: str, watching: list[int] | None = None,
+                        policy: GuardPolicy | None = None) -> bool:
     """Refuse to run the submission's code while PyTorch's Python dispatch keys are excluded, which
     no dispatch mode then sees: torch's conversions of Python values (data constructors, indexing
     with list-likes, the legacy constructors, also reached through ``torch._C``) call ``__float__``,
@@ -645,9 +654,10 @@ def watch_dispatch_keys(submission_file: str, watching: list[int] | None = None)
     harness's op monitors sit while they watch a call: integrity.TorchOpMonitor), its code is also
     refused while the dispatch-mode stack is shallower than that: torch code that takes the modes
     off the stack (its tensor printing does) and calls the submission back would run it unseen.
-    Returns whether it is installed (older Pythons: the constructor stand-ins are the only cover).
-    Call before :func:`install_proxies`, which then hands the monitoring functions to library code
-    only."""
+    With ``policy``, every file the guard counts as the submission's is watched, not only its own
+    file (code it compiled under another file name, a module it wrote and imported). Returns whether
+    it is installed (older Pythons: the constructor stand-ins are the only cover). Call before
+    :func:`install_proxies`, which then hands the monitoring functions to library code only."""
     monitoring = getattr(sys, "monitoring", None)
     torch = sys.modules.get("torch")
     if monitoring is None or torch is None:
@@ -660,9 +670,19 @@ def watch_dispatch_keys(submission_file: str, watching: list[int] | None = None)
     excluded, disable, refusal = torch._C._dispatch_tls_is_dispatch_key_excluded, monitoring.DISABLE, GuardRefusal
     depth = torch._C._len_torch_dispatch_stack
     filename, watched = submission_file, watching if watching is not None else []
+    libraries = (policy.trusted_dirs + policy.transparent_dirs) if policy is not None else None
+    str_ = str
+
+    def submissions(name: Any) -> bool:
+        """Code of the submission's: its file, or (with the policy) any file outside the libraries."""
+        if name == filename:
+            return True
+        if libraries is None or type(name) is not str_ or name.startswith("<"):
+            return False
+        return not any(name == root or name.startswith(root + "/") for root in libraries)
 
     def started(code: Any, offset: int) -> Any:
-        if code.co_filename != filename:
+        if not submissions(code.co_filename):
             return disable
         for key in keys:
             if excluded(key):

@@ -180,7 +180,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     launches = LaunchCounter(check=launch_check.check)
     launches.install()
     watching: list[int] = []  # the monitors' stack depths while they watch (TorchOpMonitor, watch_dispatch_keys)
-    keys_watched = watch_dispatch_keys(str(submission), watching)
+    keys_watched = watch_dispatch_keys(str(submission), watching, policy)
     originals = install_proxies()
     snapshot = ModuleSnapshot()
     modes = ModeStacks()
