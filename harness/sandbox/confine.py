@@ -1,11 +1,12 @@
 """Confinement the worker applies to itself before it imports the submission: resource limits and a
 filesystem/network sandbox (the parent prepares the scrubbed environment, see run/environment.py).
 
-Strongest available first:
+Every capability is dropped first (a worker run as root could otherwise set the immutable flag on
+its files, make device nodes, or bypass file permissions). Then, strongest available first:
 
 - **Landlock** (Linux >= 5.13, unprivileged, irreversible): the worker may write only inside its
-  own temp dir and to the null and GPU device files (not ``/dev/shm`` or any other path under
-  ``/dev``); it cannot read the paths it is told to hide (other jobs' directories, the bundled
+  own temp dir (making only folders and regular files there) and to the null and GPU device files
+  (not ``/dev/shm`` or any other path under ``/dev``); it cannot read the paths it is told to hide (other jobs' directories, the bundled
   solutions, the dataset, ...: level ``+reads``; their names may be listed, their files not read);
   TCP is blocked (ABI >= 4); it cannot ptrace or signal processes outside its sandbox (ABI >= 6),
   so the parent's memory is out of reach.
