@@ -10,6 +10,16 @@ from pathlib import Path
 from typing import Any
 
 
+def escape_surrogates(text: str) -> str:
+    """``text`` with lone surrogates (JSON strings, file names that are not UTF-8, a submission's
+    error messages) written as escapes, so that no write, hash or print of it fails."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
 def write_json_atomic(path: Path, data: Any) -> None:
     """Write JSON to a temp file and rename it over ``path`` (readers never see half a file)."""
     tmp = path.with_name(path.name + ".tmp")

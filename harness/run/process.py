@@ -24,6 +24,7 @@ from harness import protocol
 from harness.bounded_io import read_tail
 from harness.config import StageLimits
 from harness.lifetime import signal_group
+from harness.files import escape_surrogates
 from harness.run.disk import DiskWatch
 from harness.run.quiet import JobClock
 from harness.run.zygote import ForkedChild, Zygote
@@ -80,11 +81,7 @@ def _encodable(event: dict) -> dict:
     error messages can hold one) written as an escape: no later print or file write of it can fail."""
     def clean(value: object) -> object:
         if isinstance(value, str):
-            try:
-                value.encode("utf-8")
-            except UnicodeEncodeError:
-                return value.encode("utf-8", "backslashreplace").decode("utf-8")
-            return value
+            return escape_surrogates(value)
         if isinstance(value, list):
             return [clean(v) for v in value]
         if isinstance(value, dict):

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from harness.files import escape_surrogates
 from harness.run.journal import JOURNAL_NAME
 from harness.task import TaskError, all_tasks, get_task
 
@@ -121,17 +122,11 @@ def route_instruction(instruction: str) -> str | None:
     return None
 
 
-def _escaped(text: str) -> str:
-    """``text`` with lone surrogates (JSON strings, file names that are not UTF-8) written as escapes,
-    so that no write, hash or report of it fails."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
 def _prepare(task_key: str | None, raw: str, source: str, sample_id: int | None, counters: dict) -> Job:
     task_id = None
     error = None
-    source = _escaped(source)
-    task_key = _escaped(task_key) if isinstance(task_key, str) else task_key
+    source = escape_surrogates(source)
+    task_key = escape_surrogates(task_key) if isinstance(task_key, str) else task_key
     if task_key is None:
         error = "cannot tell which task this is: give `file` (e.g. \"Activation/gelu.py\") or an `instruction` with the task prompt"
     else:
@@ -140,7 +135,7 @@ def _prepare(task_key: str | None, raw: str, source: str, sample_id: int | None,
         except TaskError as exc:
             error = str(exc)
     if isinstance(raw, str):
-        raw = _escaped(raw)
+        raw = escape_surrogates(raw)
     code = extract_code(raw) if isinstance(raw, str) else ""
     if error is None and not code.strip():
         error = "empty code: the prediction holds no Python source"
