@@ -65,8 +65,10 @@ def preload() -> None:
     from harness import compare, invoke  # noqa: F401
     from harness.perf import server  # noqa: F401
     from harness.sandbox import autotune, confine, integrity, worker  # noqa: F401
+    from harness.sandbox.guard import import_lazy_library_modules
     from harness.task import all_tasks
     all_tasks()
+    import_lazy_library_modules()
     if os.environ.get("TRITON_INTERPRET") != "1":
         _warm_triton_compiler()
 

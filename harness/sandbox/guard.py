@@ -20,6 +20,19 @@ into Triton's cache only when the submission entered it through Triton's launch 
 library frame below the submission's is in ``LAUNCH_ENTRY_FILES``): otherwise any library helper
 that builds or loads native code would run the submission's.
 
+A callable with no Python frame of its own (``functools.partial``, ``map`` over a builtin, a
+builtin set as a hook, a dunder method or a finalizer) runs with the authority of whichever frame
+calls it, so the nearest frame is not always who asks. Primitives that reach the harness's state
+(frames, the collector's object lists, new functions or code, rebinding library objects, signals,
+symlinks, tracing) are therefore refused to a library frame whenever the submission is on the
+stack, and to the harness's own frames at any time: measured over every bundled solution's run,
+libraries ask for them then only while a module is imported (allowed when nothing its import-time
+code might call was rebound: :func:`import_environment_check`; the two torch and Triton import on
+first use are imported before arming: :data:`LAZY_LIBRARY_MODULES`) and on the lines of
+:data:`FRAME_TAKER_LINES`. The launch-path primitives
+are refused to Triton's files that call back what the submission hands them (``CALLBACK_FILES``)
+and to the harness's own launch wrappers.
+
 Refused to the submission: frame access (``sys._getframe``, ``tb_frame``, ``gi_frame``, ...), garbage
 collector traversal, ``ctypes``, loading native modules of its own, new processes and threads,
 signals to other processes, tracing and profiling hooks, symlinks and hard links, code compiled
@@ -38,6 +51,7 @@ but the interpreter's hook list, so nothing the submission can rebind changes it
 
 from __future__ import annotations
 
+import operator
 import os
 import site
 import sys
@@ -48,6 +62,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 FETCH_EVENT = "kernelbenchx.guard.original"
+LAUNCH_EVENT = "kernelbenchx.launch"  # raised by the launch stand-ins (integrity.LAUNCH_EVENT)
 # torch's constructor of operator libraries (torch.library.Library and everything built on it):
 # its stand-in also tells the guard which namespace a library registers kernels into.
 LIBRARY_KEY = "torch._C._dispatch_library"
@@ -126,6 +141,26 @@ LAUNCH_PATH_EVENTS = frozenset({
     "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty", "subprocess.Popen",
     "pty.spawn", "_posixsubprocess.fork_exec", "_thread.start_new_thread", "_thread.start_joinable_thread",
 })
+# Triton's files that call back what the submission hands it (hooks, the grid, pre-run hooks, the
+# interpreted kernel, the benchmarked function): a launch-path primitive asked for with one of them
+# innermost is the callback's doing, not Triton's (called_back in _make_hook).
+CALLBACK_FILES = {"triton": ("runtime/jit.py", "runtime/autotuner.py", "runtime/interpreter.py", "testing.py")}
+# Library lines that take a frame for their own bookkeeping while the submission may be on the stack
+# (package, file in it, the line's text, the local that is the depth or None for a constant):
+# torch.library notes where a library and each kernel registered through it come from (torch makes
+# one lazily the first time a tensor subclass dispatches). Matched by file and line number, read
+# from the file when the hook is made; a callable of the submission's with no frame of its own
+# cannot run on such a line when the depth is a constant or an exact int (an int subclass's
+# __index__ could be one).
+FRAME_TAKER_LINES = (("torch", "library.py", "f = sys._getframe(1)", None),
+                     ("torch", "_library/utils.py", "frame = inspect.getframeinfo(sys._getframe(stacklevel))",
+                      "stacklevel"))
+# Library modules that torch and Triton import on first use, from inside a submission's call (shape
+# broadcasting imports sympy; Triton's argument mangling imports Gluon), and whose import-time code
+# takes frames (sympy's multipledispatch): imported before the guard is armed, so that they are
+# imported once per fork server rather than inside the calls of every job that reaches them, where a
+# library being imported is handed frames (reached_for in _make_hook).
+LAZY_LIBRARY_MODULES = ("torch.fx.experimental.symbolic_shapes", "triton.experimental.gluon")
 # Where the submission may enter Triton for a launch (package -> files in it): Triton's launch,
 # autotune, compile and driver entry points, and torch's wrappers that launch Triton kernels
 # (``torch.library.wrap_triton``); the harness's own wrappers of the launch functions are added.
@@ -151,6 +186,8 @@ class GuardPolicy:
     protected_dirs: tuple[str, ...]   # never opened while the submission is on the stack
     cache_dirs: tuple[str, ...]       # written only by library code (Triton's cache: its .so files are loaded)
     launch_entries: tuple[str, ...] = ()  # files through which the submission may reach LAUNCH_PATH_EVENTS
+    callback_files: tuple[str, ...] = ()  # library files that call back what the submission hands them
+    harness_dir: str = ""                 # the harness's own code (it asks for no primitive once armed)
 
 
 def _package_dir(name: str) -> str | None:
@@ -170,11 +207,14 @@ def policy_for(job_dir: Path, protected: list[Path]) -> GuardPolicy:
     launch = tuple(f"{root}/{f}" for package, files in LAUNCH_ENTRY_FILES.items()
                    if (root := _package_dir(package)) for f in files)
     launch += (str(Path(__file__).with_name("integrity.py").resolve()),)  # the launch counter's wrappers
+    callbacks = tuple(f"{root}/{f}" for package, files in CALLBACK_FILES.items()
+                      if (root := _package_dir(package)) for f in files)
     return GuardPolicy(
         job_dir=job, trusted_dirs=trusted,
         transparent_dirs=tuple(sorted(str(Path(p).resolve()) for p in transparent if p)),
         protected_dirs=tuple(sorted({str(p.resolve()) for p in protected} | {_package_dir("harness") or ""} - {""})),
-        cache_dirs=(str((job_dir / "triton-cache").resolve()),), launch_entries=launch)
+        cache_dirs=(str((job_dir / "triton-cache").resolve()),), launch_entries=launch, callback_files=callbacks,
+        harness_dir=_package_dir("harness") or "")
 
 
 # -- proxies for primitives that raise no audit event ------------------------------------------
@@ -335,14 +375,16 @@ def install_proxies() -> dict[str, Callable]:
 # -- the hook ------------------------------------------------------------------------------------
 
 def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
-               compiler_state_changed: Callable[[], str | None] = lambda: None) -> Callable[[str, tuple], None]:
+               compiler_state_changed: Callable[[], str | None] = lambda: None,
+               launch_router: Callable[[Any, tuple], None] | None = None,
+               environment_changed: Callable[[], str | None] | None = None) -> Callable[[str, tuple], None]:
     """The audit hook. Everything it uses is bound here, once: later rebinding of module attributes
     or builtins by the submission cannot change what it does."""
     getframe, get_ident = sys._getframe, __import__("_thread").get_ident
     os_open, os_close, readlink, O_PATH, O_RDONLY = os.open, os.close, os.readlink, getattr(os, "O_PATH", 0), os.O_RDONLY
     FunctionType, CodeType = type(_make_hook), type(_make_hook.__code__)
     str_, bytes_, int_, list_, type_, issubclass_, len_, id_ = str, bytes, int, list, type, issubclass, len, id
-    Refusal, fetch_event = GuardRefusal, FETCH_EVENT
+    Refusal, fetch_event, launch_event = GuardRefusal, FETCH_EVENT, LAUNCH_EVENT
     type_module = type.__dict__["__module__"].__get__
     function_code = FunctionType.__dict__["__code__"].__get__
     refused_events, refused_prefixes, frame_attributes = REFUSED_EVENTS, REFUSED_PREFIXES, FRAME_ATTRIBUTES
@@ -365,6 +407,9 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     triton_jit = str(getattr(sys.modules.get("triton.runtime.jit"), "__file__", "")) or None
     triton_interpreter = str(getattr(sys.modules.get("triton.runtime.interpreter"), "__file__", "")) or None
     write_flags = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+    callback_callers, harness_dirs = frozenset(policy.callback_files), (policy.harness_dir,) if policy.harness_dir else ()
+    frame_takers = _frame_taker_lines()
+    traceback_walkers = _traceback_walkers()
     kinds: dict[str, int] = {}          # filename -> 0 transparent, 1 library, 2 submission
     busy: set[int] = set()
 
@@ -397,6 +442,65 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 return k
             frame = frame.f_back
         return 1
+
+    def asking_frame(frame):
+        """The first non-transparent frame from ``frame`` outward: whose asking decides (None if none)."""
+        while frame is not None:
+            if kind(frame.f_code.co_filename):
+                return frame
+            frame = frame.f_back
+        return None
+
+    def site_name(frame) -> str:
+        filename = frame.f_code.co_filename
+        for root in trusted:
+            if filename.startswith(root + "/"):
+                filename = filename[len_(root.rsplit("/", 1)[0]) + 1:]
+                break
+        return f"{filename} ({frame.f_code.co_name})"
+
+    def called_back(frame) -> str | None:
+        """Why a primitive a library frame asks for is the submission's doing: the library is one
+        that calls back what the submission hands it (Triton's launch hooks, the grid, pre-run
+        hooks; the harness's own launch wrappers), with the submission on the stack. A callable
+        with no Python frame of its own (``functools.partial``, ``map`` over a builtin, a builtin
+        set as a hook) runs with the authority of whichever frame calls it. None otherwise."""
+        site = asking_frame(frame)
+        if site is None or kind(site.f_code.co_filename) != 1 or not submission_on_stack(site):
+            return None
+        filename = site.f_code.co_filename
+        if filename in callback_callers or under(filename, harness_dirs):
+            return (f"{site_name(site)} asked for it while calling back something the submission handed it (a "
+                    "callable with no frame of its own, functools.partial or map over a builtin, acts with the "
+                    "authority of whoever calls it)")
+        return None
+
+    def reached_for(frame) -> str | None:
+        """Why a primitive that reaches the harness's state (frames, the collector's object lists,
+        new functions or code, rebinding library types) is refused to a library frame: the harness
+        asks for none once armed, and no library does while the submission is on the stack except
+        while it is being imported (measured over every bundled solution). A callable of the
+        submission's with no frame of its own (a ``functools.partial``, ``map`` over a builtin, a
+        builtin set as a hook, a dunder method or a finalizer) runs with the authority of
+        whichever frame calls it, so the asking frame alone proves nothing. None: allowed."""
+        site = asking_frame(frame)
+        if site is None or kind(site.f_code.co_filename) != 1:
+            return None
+        if under(site.f_code.co_filename, harness_dirs):
+            return (f"the harness's {site_name(site)} asked for it, which it never does once armed (a callable of "
+                    "the submission's with no frame of its own, run there, would)")
+        depth_name = frame_takers.get((site.f_code.co_filename, site.f_lineno), False)
+        if depth_name is None or (depth_name and type_(site.f_locals.get(depth_name)) is int_):
+            return None
+        if submission_on_stack(site):
+            if importing_library(frame):
+                # a module's own code as it is imported (checked when the import began: nothing it
+                # might call was rebound, no finder added: import_environment_check)
+                return None
+            return (f"{site_name(site)} asked for it while the submission is running (a callable of the "
+                    "submission's with no frame of its own, functools.partial or map over a builtin, a builtin set "
+                    "as a hook or a dunder method, acts with the authority of whoever calls it)")
+        return None
 
     def entered_through(frame) -> str | None:
         """The file of the outermost library frame below the innermost submission frame (the
@@ -505,7 +609,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         flags = args[2] if len_(args) > 2 and type_(args[2]) is int_ else 0
         mode = args[1] if len_(args) > 1 and type_(args[1]) is str_ else ""
         writing = (flags & write_flags) or "w" in mode or "a" in mode or "x" in mode or "+" in mode
-        if writing and under(real, caches) and (deciding(frame) == 2 or not on_launch_path(frame)):
+        if writing and under(real, caches) and (deciding(frame) == 2 or not on_launch_path(frame) or called_back(frame)):
             refuse(f"write into Triton's cache ({path}): its compiled modules are loaded as native code")
 
     def is_library_object(obj: Any) -> bool:
@@ -525,6 +629,19 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     def hook(event: str, args: tuple) -> None:
         # Fast exits first: attribute reads are audited on hot paths (Triton's launcher reads
         # functions' __code__), and timing must not pay for them.
+        if event == launch_event:
+            # a launch stand-in asking for its original (integrity.LaunchCounter): the router holds
+            # the counter and the launch check, out of everyone else's reach
+            ident = get_ident()
+            if launch_router is None or ident in busy:
+                return
+            busy.add(ident)  # the frame lookup is the hook's own
+            try:
+                frame = getframe(1)
+            finally:
+                busy.discard(ident)
+            launch_router(frame, args)
+            return
         if event == "object.__getattr__":
             if args[1] not in frame_attributes:
                 return
@@ -569,25 +686,56 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                            "PyTorch's dispatch hooks off (pass numbers, lists of numbers or NumPy arrays)")
             elif deciding(frame.f_back) == 2 or (key in with_submission_on_stack and submission_on_stack(frame.f_back)):
                 refuse(f"call {key} ({proxy_reasons.get(key, default_reason)})")
+            else:
+                why = called_back(frame.f_back)
+                if why:
+                    refuse(f"call {key}: {why}")
             box.append(originals[key])
         elif event in refused_events or event.startswith(refused_prefixes):
             if deciding(frame) == 2:
                 refuse(f"use {event}")
-            if (event in launch_events or event.startswith(refused_prefixes)) and not on_launch_path(frame):
-                refuse(f"use {event} through {entered_through(frame)} (a library may do that for the submission "
-                       "only on Triton's launch path)")
+            if event in launch_events or event.startswith(refused_prefixes):
+                if not on_launch_path(frame):
+                    refuse(f"use {event} through {entered_through(frame)} (a library may do that for the submission "
+                           "only on Triton's launch path)")
+                why = called_back(frame)
+            else:
+                why = reached_for(frame)
+            if why:
+                refuse(f"use {event}: {why}")
         elif event == "object.__getattr__":
-            if len_(args) > 1 and args[1] in frame_attributes and deciding(frame) == 2:
-                refuse(f"read .{args[1]} (frames of the harness are out of reach)")
+            if len_(args) > 1 and args[1] in frame_attributes:
+                if deciding(frame) == 2:
+                    refuse(f"read .{args[1]} (frames of the harness are out of reach)")
+                # the traceback module walking a traceback's frames (to format an error) reads them itself
+                if frame is None or (frame.f_code.co_filename, frame.f_code.co_name) not in traceback_walkers:
+                    why = reached_for(frame)
+                    if why:
+                        refuse(f"read .{args[1]}: {why}")
         elif event in ("object.__setattr__", "object.__delattr__"):
-            if args and is_library_object(args[0]) and deciding(frame) == 2:
-                refuse(f"rebind {args[1] if len_(args) > 1 else 'attributes'} of a library type or function")
+            if args and is_library_object(args[0]):
+                what = args[1] if len_(args) > 1 else "attributes"
+                if deciding(frame) == 2:
+                    refuse(f"rebind {what} of a library type or function")
+                why = reached_for(frame)
+                if why:
+                    refuse(f"rebind {what} of a library type or function: {why}")
         elif event == "import":
             name = args[0] if args else ""
             origin = args[1] if len_(args) > 1 else None
-            if type_(name) is str_ and name.split(".", 1)[0] in native_modules and deciding(frame) == 2:
-                refuse(f"import {name} (native access)")
-            if type_(origin) is str_ and kind(origin) == 2 and (deciding(frame) == 2 or not on_launch_path(frame)):
+            if environment_changed is not None and submission_on_stack(frame):
+                why = environment_changed()
+                if why:
+                    refuse(f"import {str(name)[:80]} after it {why}: the module's code, run as it is imported, would "
+                           "call that")
+            if type_(name) is str_ and name.split(".", 1)[0] in native_modules:
+                if deciding(frame) == 2:
+                    refuse(f"import {name} (native access)")
+                why = called_back(frame)
+                if why:
+                    refuse(f"import {name} (native access): {why}")
+            if type_(origin) is str_ and kind(origin) == 2 and (deciding(frame) == 2 or not on_launch_path(frame)
+                                                               or called_back(frame)):
                 refuse(f"load the native module {origin}")
         elif event == "compile":
             source, filename = (args[0], args[1]) if len_(args) > 1 else (None, None)
@@ -614,6 +762,40 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     return hook
 
 
+def _traceback_walkers() -> frozenset[tuple[str, str]]:
+    """(file, function) of the traceback module's generators that read each traceback entry's frame."""
+    import traceback
+    return frozenset((traceback.__file__, name) for name in ("walk_tb", "_walk_tb_with_full_positions")
+                     if hasattr(traceback, name))
+
+
+def _frame_taker_lines() -> dict[tuple[str, int], str | None]:
+    """(file, line number) -> depth variable, for each :data:`FRAME_TAKER_LINES` entry in the
+    installed libraries."""
+    found: dict[tuple[str, int], str | None] = {}
+    for package, relative, text, depth in FRAME_TAKER_LINES:
+        root = _package_dir(package)
+        if root is None:
+            continue
+        path = f"{root}/{relative}"
+        try:
+            with open(path, encoding="utf-8") as source:
+                found.update(((path, number), depth) for number, line in enumerate(source, 1) if line.strip() == text)
+        except OSError:
+            continue
+    return found
+
+
+def import_lazy_library_modules() -> None:
+    """Import :data:`LAZY_LIBRARY_MODULES` now (those the installed versions lack are skipped)."""
+    import importlib
+    for name in LAZY_LIBRARY_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
+
+
 def library_type_ids() -> set[int]:
     """Identities of the classes bound in every loaded module (before the submission is): their
     attributes are the libraries' behaviour, which the submission must not rebind."""
@@ -636,10 +818,38 @@ def operator_namespaces_now() -> frozenset[str]:
 
 
 def arm(policy: GuardPolicy, originals: dict[str, Callable],
-        compiler_state_changed: Callable[[], str | None] = lambda: None) -> None:
+        compiler_state_changed: Callable[[], str | None] = lambda: None,
+        launch_router: Callable[[Any, tuple], None] | None = None,
+        environment_changed: Callable[[], str | None] | None = None) -> None:
     """Install the guard for good (an audit hook cannot be removed); ``compiler_state_changed``
-    says why Triton's compiler would no longer run what it ran before the import (None: unchanged)."""
-    sys.addaudithook(_make_hook(policy, originals, compiler_state_changed))
+    says why Triton's compiler would no longer run what it ran before the import (None: unchanged);
+    ``launch_router`` answers the launch stand-ins' events (integrity.LaunchCounter.router);
+    ``environment_changed`` says what the submission changed that a library module's import-time
+    code would call (:func:`import_environment_check`), asked whenever a module is imported while
+    the submission is on the stack."""
+    sys.addaudithook(_make_hook(policy, originals, compiler_state_changed, launch_router, environment_changed))
+
+
+def import_environment_check(rebound: Callable[[], list[str]]) -> Callable[[], str | None]:
+    """What a library module's import-time code would call that the submission changed: names it
+    rebound (``rebound``, the module snapshot's check), finders or path hooks it added to the
+    import system. Libraries get frames while they are imported (sympy's dispatch, typing,
+    torch.library take them), so an import may start only while nothing of the submission's
+    could be called from there with their authority. Read through bindings made now."""
+    sys_dict, get, len_, is_ = sys.__dict__, dict.get, len, operator.is_
+    meta_path, path_hooks = list(sys.meta_path), list(sys.path_hooks)
+
+    def same(now: Any, then: list) -> bool:
+        return type(now) is list and len_(now) == len_(then) and all(map(is_, now, then))
+
+    def changed() -> str | None:
+        names = rebound()
+        if names:
+            return f"rebound {', '.join(names)}"
+        if not same(get(sys_dict, "meta_path"), meta_path) or not same(get(sys_dict, "path_hooks"), path_hooks):
+            return "changed the import system's finders (sys.meta_path, sys.path_hooks)"
+        return None
+    return changed
 
 
 def watch_dispatch_keys(submission_file: str, watching: list[int] | None = None,

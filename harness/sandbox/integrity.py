@@ -1,7 +1,8 @@
 """Was the work really done by Triton? Monitors installed in the worker around the submission.
 
 - :class:`LaunchCounter` counts Triton kernel launches (native ``JITFunction.run``, the interpreter's
-  ``InterpretedFunction.run``, and direct launches of a compiled kernel).
+  ``InterpretedFunction.run``, and direct launches of a compiled kernel), through stand-ins that
+  reach it only by way of the guard's audit hook.
 - :class:`TorchOpMonitor` records the ATen ops the submission's wrapper runs. Anything beyond
   allocation, views, copies and casts is PyTorch doing the work.
 - :class:`ModuleSnapshot` detects rebinding of any function, class or module of the loaded code.
@@ -16,7 +17,7 @@ from __future__ import annotations
 import operator
 import sys
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from types import MappingProxyType
 from typing import Any, Iterator
 
@@ -42,8 +43,55 @@ ALLOWED_WRAPPER_OPS = frozenset({
 })
 
 
+# Raised by the launch stand-ins below: the worker's guard hands each to the LaunchCounter it holds
+# (guard.arm), the only place that counter is reachable from (see LaunchCounter).
+LAUNCH_EVENT = "kernelbenchx.launch"
+_NO_GUARD = ("the launch path is sealed: no guard answers for it in this process (harness.sandbox.guard.arm, "
+             "or LaunchCounter.router for a hook of your own)")
+
+
+def _sealed_launch(key: str, audit: Any = sys.audit, event: str = LAUNCH_EVENT) -> Any:
+    """A stand-in for one of Triton's launch methods that holds nothing of the harness's: each call
+    asks the audit hook for what to run (the original, checked and counted) and the context to run
+    it in. Rebinding what its closure holds only loses the launch from the count."""
+    def launch(self, *args, **kwargs):
+        box: list = []
+        audit(event, key, box, self, args, kwargs)
+        if len(box) != 2:
+            raise PermissionError(_NO_GUARD)
+        original, context = box
+        with context:
+            return original(self, *args, **kwargs)
+    return launch
+
+
+def _sealed_launcher(key: str, launcher: Any, kernel: Any, audit: Any = sys.audit, event: str = LAUNCH_EVENT) -> Any:
+    """The launcher a compiled kernel returns for a grid (``kernel[grid]``), asking the hook as
+    :func:`_sealed_launch` does before each launch."""
+    def launch(*args, **kwargs):
+        box: list = []
+        audit(event, key, box, kernel, args, kwargs)
+        if len(box) != 2:
+            raise PermissionError(_NO_GUARD)
+        with box[1]:
+            return launcher(*args, **kwargs)
+    return launch
+
+
+_LAUNCH_CODES = (_sealed_launch("").__code__, _sealed_launcher("", None, None).__code__)
+
+
 class LaunchCounter:
-    """Counts Triton kernel launches; while a launch runs, ``in_launch`` is true."""
+    """Counts Triton kernel launches; while a launch runs, ``in_launch`` is true.
+
+    Its stand-ins for Triton's launch methods (``JITFunction.run``, the interpreter's
+    ``InterpretedFunction.run``, autotune and heuristics ``run``, a compiled kernel's launcher) hold
+    no reference to it: they raise :data:`LAUNCH_EVENT`, and only the audit hook made by
+    :meth:`router` (the guard's) holds the counter, its check and Triton's originals. A closure
+    cell, unlike a class attribute, can be rewritten by anyone who reaches the function: a
+    counter kept there had its count inflated and its check emptied."""
+
+    COUNTED = frozenset({"run:jit", "run:interpreter", "compiled"})  # autotune/heuristics wrap a counted run
 
     def __init__(self, check: Any = None) -> None:
         """``check(kernel, args, kwargs)``: called before every launch (see launch_check.py)."""
@@ -51,7 +99,8 @@ class LaunchCounter:
         self.names: set[str] = set()  # of every JITFunction launched (its kernel runs under that name)
         self.check = check
         self._depth = threading.local()
-        self._patched: list[tuple[type, str, Any]] = []
+        self._patched: list[tuple[type, str, Any, Any]] = []  # class, attribute, original, stand-in
+        self._originals: dict[str, Any] = {}
         self.track_streams = False   # perf: note the CUDA stream of every launch (see take_streams)
         self._streams: set = set()
 
@@ -80,37 +129,61 @@ class LaunchCounter:
         finally:
             self._depth.n -= 1
 
-    def _wrap_run(self, original):
-        counter = self
+    def launch(self, key: str, kernel: Any, args: tuple, kwargs: dict) -> tuple[Any, Any]:
+        """Check and count one launch through the stand-in ``key``; returns what it runs and the
+        context to run it in."""
+        if key not in self._originals:
+            raise PermissionError(f"tampering: a launch through an unknown path ({str(key)[:40]!r})")
+        if key == "compiled" and kwargs.get("stream") is not None:
+            # the timer follows the streams of torch's current stream at each launch; a raw
+            # handle names one it would not hear of, whose work then runs past the clock
+            raise PermissionError("tampering: a kernel launched on a stream named by its handle (launch on "
+                                  "torch's current stream, e.g. inside torch.cuda.stream(s), so the harness "
+                                  "follows it)")
+        if self.check is not None:
+            self.check(None if key == "compiled" else kernel, args, kwargs)
+        original = self._originals[key]
+        if key not in self.COUNTED:
+            return original, nullcontext()
+        name = getattr(kernel, "name" if key == "compiled" else "__name__", None)
+        if type(name) is str and len(self.names) < 256:
+            self.names.add(name)
+        if key != "compiled" and kwargs.get("warmup", False):
+            return original, nullcontext()
+        self._launched()
+        return original, self._launching()
 
-        def run(self, *args, **kwargs):
-            if counter.check is not None:
-                counter.check(self, args, kwargs)
-            name = getattr(self, "__name__", None)
-            if type(name) is str and len(counter.names) < 256:
-                counter.names.add(name)
-            if kwargs.get("warmup", False):
-                return original(self, *args, **kwargs)
-            counter._launched()
-            with counter._launching():
-                return original(self, *args, **kwargs)
-        run.__kbx_original__ = original
-        return run
+    def router(self) -> Any:
+        """What the audit hook calls for :data:`LAUNCH_EVENT` (``route(frame, args)``, ``frame``
+        the one that raised it): only the stand-ins' own code is answered; a submission raising
+        the event itself would add launches that never ran."""
+        codes, launch = _LAUNCH_CODES, self.launch
+
+        def route(frame: Any, args: tuple) -> None:
+            if frame is None or frame.f_code not in codes:
+                raise PermissionError("tampering: the launch event raised outside Triton's launch path")
+            key, box, kernel, call_args, call_kwargs = args
+            box.extend(launch(key, kernel, call_args, call_kwargs))
+        return route
 
     def install(self) -> None:
-        """Patch the launch paths of whichever Triton is installed (3.x native and interpreter)."""
-        from triton.runtime import jit
-        targets = [(jit.JITFunction, "run")]
+        """Patch the launch paths of whichever Triton is installed (3.x native and interpreter,
+        autotune and heuristics, a compiled kernel's launcher)."""
+        from triton.runtime import autotuner, jit
+        targets = [(jit.JITFunction, "run", "run:jit")]
         try:
             from triton.runtime import interpreter
-            targets.append((interpreter.InterpretedFunction, "run"))
+            targets.append((interpreter.InterpretedFunction, "run", "run:interpreter"))
         except ImportError:  # pragma: no cover - very old Triton
             pass
-        for cls, name in targets:
+        targets += [(autotuner.Autotuner, "run", "autotune"), (autotuner.Heuristics, "run", "heuristics")]
+        for cls, name, key in targets:
             original = cls.__dict__.get(name)
             if original is not None:
-                self._patched.append((cls, name, original))
-                setattr(cls, name, self._wrap_run(original))
+                stand_in = _sealed_launch(key)
+                self._originals[key] = original
+                self._patched.append((cls, name, original, stand_in))
+                setattr(cls, name, stand_in)
         self._patch_compiled_kernel()
 
     def _patch_compiled_kernel(self) -> None:
@@ -121,34 +194,16 @@ class LaunchCounter:
         original = CompiledKernel.__dict__.get("__getitem__")
         if original is None:
             return
-        counter = self
 
         def getitem(self, grid):
-            launcher = original(self, grid)
-
-            def launch(*args, **kwargs):
-                if kwargs.get("stream") is not None:
-                    # the timer follows the streams of torch's current stream at each launch; a raw
-                    # handle names one it would not hear of, whose work then runs past the clock
-                    raise PermissionError("tampering: a kernel launched on a stream named by its handle (launch on "
-                                          "torch's current stream, e.g. inside torch.cuda.stream(s), so the harness "
-                                          "follows it)")
-                if counter.check is not None:
-                    counter.check(None, args, kwargs)
-                name = getattr(self, "name", None)
-                if type(name) is str and len(counter.names) < 256:
-                    counter.names.add(name)
-                counter._launched()
-                with counter._launching():
-                    return launcher(*args, **kwargs)
-            return launch
-        self._patched.append((CompiledKernel, "__getitem__", original))
+            return _sealed_launcher("compiled", original(self, grid), self)
+        self._originals["compiled"] = None  # the launcher itself runs (each grid's is its own)
+        self._patched.append((CompiledKernel, "__getitem__", original, getitem))
         CompiledKernel.__getitem__ = getitem
 
     def intact(self) -> bool:
-        """True when our patches are still the ones in place."""
-        return all(getattr(cls.__dict__.get(name), "__kbx_original__", None) is orig
-                   for cls, name, orig in self._patched if name == "run")
+        """True when our stand-ins are still the ones in place."""
+        return all(cls.__dict__.get(name) is stand_in for cls, name, _, stand_in in self._patched)
 
 
 class TorchOpMonitor(TorchDispatchMode):

@@ -8,8 +8,8 @@ would run with Triton's authority. And Triton's compiler runs programs named by 
 ``triton.knobs`` (the C compiler, ``ptxas``): a submission that changed those would have a legitimate
 launch run its program. Before every launch, :class:`LaunchCheck` therefore requires:
 
-- every callable Triton will call back to be a Python function or method written in the
-  submission's file (or Triton's own);
+- every callable Triton will call back (hooks, the grid, pre-run hooks, an interpreted kernel's
+  function) to be a Python function or method written in the submission's file (or Triton's own);
 - every kernel argument to be a plain tensor, a number, a string, ``None`` or one of Triton's own
   types (tuples of those too);
 - and, checked after the import, after each call and whenever Triton is about to run a program or
@@ -17,14 +17,16 @@ launch run its program. Before every launch, :class:`LaunchCheck` therefore requ
   steer the compiler (``CC``, ``PATH``, ``TRITON_*``, ...) and ``triton.knobs`` to be as they were
   before the submission was imported.
 
-A refusal is a :class:`LaunchRefused` (``tampering: ...``), an integrity verdict.
+A refusal is a :class:`LaunchRefused` (``tampering: ...``), an integrity verdict. The check runs
+from the launch counter's stand-ins (integrity.LaunchCounter), through the guard's audit hook: it is
+reachable from nowhere the submission can write.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Callable
+from typing import Any
 
 HOOK_ATTRIBUTES = ("pre_hook", "post_hook", "early_config_prune", "perf_model")
 # Environment variables that name or steer the programs and libraries Triton's compiler uses
@@ -60,7 +62,11 @@ class LaunchCheck:
         # Triton's own argument types, by identity: a class the submission makes is never one of them
         self._triton_types = frozenset(t for module in (tl, tl.core) for t in vars(module).values()
                                        if isinstance(t, type))
-        self._triton_types |= _tensor_descriptor_types()
+        descriptors = _tensor_descriptor_types()
+        self._triton_types |= descriptors
+        self._inspected_types = descriptors | {tl.constexpr}
+        from triton.runtime import jit
+        self._jit_types = frozenset(t for t in (getattr(jit, "JITFunction", None),) if t is not None)
         # What the checks read, bound now: the checks run after each call, when the submission may
         # have replaced os.environ (an object whose methods are its code) or the names read here
         # (this module's globals are reachable through a method's __globals__).
@@ -102,7 +108,19 @@ class LaunchCheck:
                              "or writes must be on the GPU (host memory a kernel can address is work done on the "
                              "host, unseen)")
             return
-        if kind in self._scalar_types or kind in self._triton_types:
+        if kind in self._scalar_types:
+            return
+        if kind in self._jit_types:  # a @triton.jit function handed to a kernel (a constexpr parameter)
+            self._callback(self._vars(value).get("fn"), "function of a @triton.jit argument")
+            return
+        if kind in self._inspected_types:
+            # a constexpr's value, a tensor descriptor's base and sizes: handed on to Triton too
+            if depth >= 4:
+                self._refuse("kernel arguments nested too deeply")
+            for item in self._vars(value).values():
+                self._argument(item, depth + 1)
+            return
+        if kind in self._triton_types:
             return
         if kind in self._numpy_types:
             return
@@ -160,35 +178,19 @@ class LaunchCheck:
             if self._type(values) is dict:
                 for value in values.values():
                     self._callback(value, "heuristics function")
+            hooks = attributes.get("pre_run_hooks")
+            if hooks:  # JITFunction.add_pre_run_hook: called with the launch's arguments
+                if self._type(hooks) is not list:
+                    self._refuse("a kernel's pre_run_hooks is not a list")
+                for hook in hooks:
+                    self._callback(hook, "pre-run hook")
             node = attributes.get("fn")
-            if node is None or self._type(node) is self._function:
+            if node is None:
                 break
-
-    def install(self) -> list[tuple[type, str, Callable]]:
-        """Check every autotuned and heuristics launch before Triton runs any hook (plain
-        launches are checked by the launch counter, which calls :meth:`check`). Returns what was
-        patched."""
-        patched = []
-        try:
-            from triton.runtime import autotuner
-        except ImportError:  # pragma: no cover
-            return patched
-        for cls in (autotuner.Autotuner, autotuner.Heuristics):
-            original = cls.__dict__.get("run")
-            if original is not None:
-                cls.run = self._wrap(original)
-                patched.append((cls, "run", original))
-        return patched
-
-    def _wrap(self, original: Callable) -> Callable:
-        check = self.check
-
-        def run(self, *args, **kwargs):
-            check(self, args, kwargs)
-            return original(self, *args, **kwargs)
-        run.__kbx_original__ = original
-        return run
-
+            if self._type(node) is self._function:
+                # the interpreter calls it (and the compiler reads its source): Python code of the submission's file
+                self._callback(node, "kernel function")
+                break
 
 def _plain_function() -> None:
     return None

@@ -118,7 +118,9 @@ def prepare_process(device: str, interpret: bool) -> Any:
     interpreter's rules (CPU mode), and the device's CUDA context. Idempotent, so the job's setup
     runs it whether or not a spare did (``prewarm``). Returns the torch module."""
     import torch
+    from harness.sandbox.guard import import_lazy_library_modules
     _prebind_dynamo_wrappers(torch)
+    import_lazy_library_modules()  # (already done where the fork server preloaded them)
     if interpret:
         from harness.sandbox import native_rules
         from harness.sandbox.interpreter_compat import install as install_interpreter_fixes
@@ -158,7 +160,9 @@ def run(job: dict, reporter: EventWriter) -> None:
     from harness.taskdef import map_tensors
     from harness.sandbox.autotune import config_count, find_autotuners, pinned_configs
     from harness.sandbox.gpu_trace import KernelTrace, triton_kernel_names
-    from harness.sandbox.guard import arm, install_proxies, policy_for, scrub_modules, watch_dispatch_keys
+    from harness.sandbox.frozen_types import freeze_for_worker
+    from harness.sandbox.guard import (arm, import_environment_check, install_proxies, policy_for, scrub_modules,
+                                       watch_dispatch_keys)
     from harness.sandbox.integrity import LaunchCounter, ModeStacks, ModuleSnapshot, TorchOpMonitor
     from harness.sandbox.launch_check import LaunchCheck
     from harness.task import get_task
@@ -176,17 +180,17 @@ def run(job: dict, reporter: EventWriter) -> None:
 
     sandbox = confine(job_dir, hidden=protected)  # Landlock: these unreadable even to native code
     launch_check = LaunchCheck(str(submission), device_tensors_only=on_gpu and not job["interpret"])  # snapshots the environment and Triton's knobs: before the import
-    launch_check.install()
-    launches = LaunchCounter(check=launch_check.check)
+    launches = LaunchCounter(check=launch_check.check)  # reachable only from here and the guard's hook
     launches.install()
     watching: list[int] = []  # the monitors' stack depths while they watch (TorchOpMonitor, watch_dispatch_keys)
     keys_watched = watch_dispatch_keys(str(submission), watching, policy)
     originals = install_proxies()
     snapshot = ModuleSnapshot()
     modes = ModeStacks()
-    arm(policy, originals, launch_check.compiler_state_changed)
+    frozen = freeze_for_worker()  # last before arming: no class attribute of the harness's is set afterwards
+    arm(policy, originals, launch_check.compiler_state_changed, launches.router(), import_environment_check(snapshot.changed))
     scrub_modules()
-    sandbox += "+guard" + ("+keys" if keys_watched else "")
+    sandbox += "+guard" + ("+keys" if keys_watched else "") + ("+frozen" if frozen else "")
 
     # which code this process imports: the parent checks it is the job's own (run/runner.py)
     reporter.emit(protocol.STAGE, stage=protocol.LOAD, sandbox=sandbox, source_sha256=_sha256_of(submission))
