@@ -146,6 +146,19 @@ EXPECTED = {
     # ... and as a standard-library function a torch module calls as it is imported (libraries may
     # take frames then): no module is imported while something the submission rebound could be called
     "import_runs_rebound_gadget": ("integrity", "call", "after it rebound functools.wraps"),
+    # ... and as a hook of a config Triton's autotuner got from the submission's pruning function,
+    # never checked, loading a library (native code): refused, since the autotuner called something
+    # that is not Triton's own; a function given the code of the harness's launch stand-in
+    "native_load_from_pruned_config": (("error", "integrity"), "call", "called torch/_ops.py (load_library)"),
+    "code_of_the_launch_stand_in": ("integrity", "call", "give a function the code of integrity.py"),
+    # os.system as a finalizer, run as the harness drops an input (no submission frame on the stack):
+    # refused, so its later calls find no trace of the command and return zeros (at b6fe8c6 it ran)
+    "finalizer_spawns_process": ("wrong", None, ("all zeros", "elements differ")),
+    # frames handed out through an exemption: a torch function draining traceback.walk_tb for the
+    # submission; module code from a bytecode-only file that names torch's folder as its own
+    "walk_tb_drained_by_torch": ("integrity", "call", "read .tb_frame"),
+    "pyc_named_like_torch": ("integrity", "call", "as its file from SourcelessFileLoader"),
+    "code_from_marshal": ("integrity", "call", "marshal.loads"),
     # a class attribute set raises no audit event: the harness's classes are immutable types
     "swap_monitor_method_briefly": ("error", "call", "immutable type 'TorchOpMonitor'"),
 }

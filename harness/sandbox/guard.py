@@ -145,6 +145,13 @@ LAUNCH_PATH_EVENTS = frozenset({
 # interpreted kernel, the benchmarked function): a launch-path primitive asked for with one of them
 # innermost is the callback's doing, not Triton's (called_back in _make_hook).
 CALLBACK_FILES = {"triton": ("runtime/jit.py", "runtime/autotuner.py", "runtime/interpreter.py", "testing.py")}
+# The harness's own uses of a proxied primitive while the submission is on the stack ((file in the
+# harness package, function) -> the primitive): in CPU mode the interpreter's libdevice calls are
+# evaluated with torch, with dispatch off (the kernel's own math, not the wrapper falling back).
+HARNESS_PROXY_USES = {("sandbox/interpreter_compat.py", "create_extern_elementwise"): "torch._C._DisableTorchDispatch"}
+# Triton's files that build native modules from C source they are handed (compile_module_from_src):
+# Triton's launch path calls them from its driver, never straight from a callback caller.
+TRITON_BUILDER_FILES = ("runtime/build.py",)
 # Library lines that take a frame for their own bookkeeping while the submission may be on the stack
 # (package, file in it, the line's text, the local that is the depth or None for a constant):
 # torch.library notes where a library and each kernel registered through it come from (torch makes
@@ -377,7 +384,8 @@ def install_proxies() -> dict[str, Callable]:
 def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                compiler_state_changed: Callable[[], str | None] = lambda: None,
                launch_router: Callable[[Any, tuple], None] | None = None,
-               environment_changed: Callable[[], str | None] | None = None) -> Callable[[str, tuple], None]:
+               environment_changed: Callable[[], str | None] | None = None,
+               stand_in_codes: tuple = ()) -> Callable[[str, tuple], None]:
     """The audit hook. Everything it uses is bound here, once: later rebinding of module attributes
     or builtins by the submission cannot change what it does."""
     getframe, get_ident = sys._getframe, __import__("_thread").get_ident
@@ -409,7 +417,13 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     write_flags = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
     callback_callers, harness_dirs = frozenset(policy.callback_files), (policy.harness_dir,) if policy.harness_dir else ()
     frame_takers = _frame_taker_lines()
+    harness_proxy_uses = {(f"{policy.harness_dir}/{f}", name): key for (f, name), key in HARNESS_PROXY_USES.items()}
+    caller_tokens = _line_tokens(policy.callback_files)
+    triton_dirs = tuple(d for d in (_package_dir("triton"),) if d)
+    triton_builders = frozenset(f"{d}/{f}" for d in triton_dirs for f in TRITON_BUILDER_FILES)
     traceback_walkers = _traceback_walkers()
+    traceback_file = next(iter(traceback_walkers))[0] if traceback_walkers else None
+    module_spec = _module_spec_reader()
     kinds: dict[str, int] = {}          # filename -> 0 transparent, 1 library, 2 submission
     busy: set[int] = set()
 
@@ -459,20 +473,60 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 break
         return f"{filename} ({frame.f_code.co_name})"
 
+    def is_caller(frame) -> bool:
+        """A frame of Triton's that calls back what the submission hands it, or of the harness's
+        launch stand-ins (whose originals can be made to be anything)."""
+        return frame.f_code.co_filename in callback_callers or frame.f_code in stand_in_codes
+
+    def trusted_entry(caller, entry) -> bool:
+        """Whether ``entry`` (a library frame) is what ``caller`` (a Triton callback caller or a
+        harness frame) called itself, not a callable of the submission's it called back: Triton's
+        own code (its compiler, driver, cache, knobs; not the builder of native modules from C
+        source), or a function named on the line the caller is running."""
+        filename = entry.f_code.co_filename
+        if under(filename, triton_dirs) and filename not in triton_builders:
+            return True
+        if caller.f_code in stand_in_codes:
+            return False
+        return entry.f_code.co_name in caller_tokens.get((caller.f_code.co_filename, caller.f_lineno), ())
+
     def called_back(frame) -> str | None:
-        """Why a primitive a library frame asks for is the submission's doing: the library is one
-        that calls back what the submission hands it (Triton's launch hooks, the grid, pre-run
-        hooks; the harness's own launch wrappers), with the submission on the stack. A callable
-        with no Python frame of its own (``functools.partial``, ``map`` over a builtin, a builtin
-        set as a hook) runs with the authority of whichever frame calls it. None otherwise."""
+        """Why a launch-path primitive a library frame asks for while the submission is on the
+        stack is the submission's doing: between the asking frame and the submission, Triton's code
+        that calls back what the submission hands it (hooks, the grid, pre-run hooks, heuristics,
+        pruning; ``CALLBACK_FILES``) or the harness's launch stand-ins called into something that is
+        neither Triton's own machinery nor named on the line they run. A callable with no Python
+        frame of its own (``functools.partial(torch.ops.load_library, path)``, ``map`` over a
+        builtin, a builtin set as a hook or dunder) runs with the authority of whoever calls it.
+        None: allowed."""
         site = asking_frame(frame)
-        if site is None or kind(site.f_code.co_filename) != 1 or not submission_on_stack(site):
+        if site is None or kind(site.f_code.co_filename) != 1:
             return None
         filename = site.f_code.co_filename
-        if filename in callback_callers or under(filename, harness_dirs):
+        if under(filename, harness_dirs) and filename != this_file and site.f_code not in stand_in_codes:
+            # (the guard's own stand-ins call the originals they were handed)
+            return (f"the harness's {site_name(site)} asked for it, which it never does once armed (a callable of "
+                    "the submission's with no frame of its own, run there, would)")
+        if not submission_on_stack(site):
+            return None
+        if is_caller(site):
             return (f"{site_name(site)} asked for it while calling back something the submission handed it (a "
                     "callable with no frame of its own, functools.partial or map over a builtin, acts with the "
                     "authority of whoever calls it)")
+        entry, outer = site, site.f_back
+        while outer is not None:
+            k = kind(outer.f_code.co_filename)
+            if k == 2:
+                return None  # the submission called the library itself (on_launch_path judged that)
+            if k == 1:
+                if is_caller(outer):
+                    if trusted_entry(outer, entry):
+                        return None
+                    return (f"{site_name(outer)} called {site_name(entry)}, which asked for it, while calling back "
+                            "something the submission handed it (a callable with no frame of its own acts with "
+                            "the authority of whoever calls it)")
+                entry = outer
+            outer = outer.f_back
         return None
 
     def reached_for(frame) -> str | None:
@@ -624,7 +678,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         return False
 
     decided = refused_events | {"open", fetch_event, "object.__setattr__", "object.__delattr__", "import",
-                                "compile", "exec"}
+                                "compile", "exec", "marshal.loads", "marshal.load"}
 
     def hook(event: str, args: tuple) -> None:
         # Fast exits first: attribute reads are audited on hot paths (Triton's launcher reads
@@ -687,7 +741,10 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             elif deciding(frame.f_back) == 2 or (key in with_submission_on_stack and submission_on_stack(frame.f_back)):
                 refuse(f"call {key} ({proxy_reasons.get(key, default_reason)})")
             else:
-                why = called_back(frame.f_back)
+                site = asking_frame(frame.f_back)
+                own_use = site is not None and harness_proxy_uses.get(
+                    (site.f_code.co_filename, site.f_code.co_name)) == key
+                why = None if own_use else called_back(frame.f_back)
                 if why:
                     refuse(f"call {key}: {why}")
             box.append(originals[key])
@@ -707,12 +764,24 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             if len_(args) > 1 and args[1] in frame_attributes:
                 if deciding(frame) == 2:
                     refuse(f"read .{args[1]} (frames of the harness are out of reach)")
-                # the traceback module walking a traceback's frames (to format an error) reads them itself
-                if frame is None or (frame.f_code.co_filename, frame.f_code.co_name) not in traceback_walkers:
+                # the traceback module walking a traceback's frames for the harness (to format an error
+                # after a call) reads them itself: its walker driven by its own code, no submission on
+                # the stack (a library function iterating the walker for the submission would hand it
+                # the frames)
+                walked = (frame is not None and (frame.f_code.co_filename, frame.f_code.co_name) in traceback_walkers
+                          and frame.f_back is not None and frame.f_back.f_code.co_filename == traceback_file
+                          and not submission_on_stack(frame))
+                if not walked:
                     why = reached_for(frame)
                     if why:
                         refuse(f"read .{args[1]}: {why}")
         elif event in ("object.__setattr__", "object.__delattr__"):
+            value = args[2] if len_(args) > 2 else None
+            if (type_(value) is CodeType and kind(value.co_filename) != 2 and len_(args) > 1 and args[1] == "__code__"
+                    and submission_on_stack(frame)):
+                # a function of the submission's running a library's (or the harness's) code: its frames
+                # would pass for that library's, with globals of the submission's choosing
+                refuse(f"give a function the code of {value.co_filename.rsplit('/', 1)[-1]} ({value.co_name})")
             if args and is_library_object(args[0]):
                 what = args[1] if len_(args) > 1 else "attributes"
                 if deciding(frame) == 2:
@@ -755,11 +824,58 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 refuse(f"compile code under another file's name ({filename})")
         elif event == "exec":
             code = args[0] if args else None
-            if (type_(code) is CodeType and kind(code.co_filename) == 1 and submission_on_stack(frame)
-                    and (frame is None or not runs_library_code(frame.f_code))):
-                refuse("run the harness's or a library's code objects with its own globals")
+            if type_(code) is not CodeType or kind(code.co_filename) == 2 or not submission_on_stack(frame):
+                return
+            if frame is None or not runs_library_code(frame.f_code):
+                if kind(code.co_filename) == 1:
+                    refuse("run the harness's or a library's code objects with its own globals")
+                return
+            # The import system runs a module's code: its frames will count as the file the code names
+            # (a library's, or the standard library's, which acts for whoever calls it), so the code
+            # must be that file's, compiled from its source (a bytecode-only file keeps whatever name
+            # was written into it)
+            if not frame.f_code.co_filename.startswith("<frozen importlib"):
+                return  # Triton's interpreter: it compiled the library's source itself ("compile" above)
+            claim = module_spec(frame)
+            if claim is not None and claim != code.co_filename:
+                refuse(f"run code that names {code.co_filename[:200]} as its file from {claim[:200]} (only a library's own "
+                       "source file may run as that library's code)")
+        elif event in ("marshal.loads", "marshal.load"):
+            # code objects from bytes name any file they like: only the import system reads them (its
+            # module's origin is checked as the code runs, above)
+            if submission_on_stack(frame) and (frame is None or not frame.f_code.co_filename.startswith("<frozen importlib")):
+                refuse(f"use {event} (code objects read from bytes can name any file as theirs)")
 
     return hook
+
+
+def _module_spec_reader() -> Callable[[Any], str | None]:
+    """``claim(frame)``: for the import system about to run a module's code (``frame`` runs
+    ``exec``), None when the module is a library's source file loaded the standard way, else where
+    its code really comes from (the loaded file, or the loader's type where there is none). Reads
+    the import system's own frames; binds what it uses now."""
+    from importlib.machinery import FrozenImporter, SourceFileLoader
+    dict_get, type_, str_ = dict.get, type, str
+
+    def claim(frame: Any) -> str | None:
+        for _ in range(6):  # _call_with_frames_removed <- exec_module (the loader and the module)
+            if frame is None:
+                return "an unknown loader"
+            if frame.f_code.co_name == "exec_module" and frame.f_code.co_filename.startswith("<frozen importlib"):
+                break
+            frame = frame.f_back
+        else:
+            return "an unknown loader"
+        local = frame.f_locals
+        loader, module = dict_get(local, "self"), dict_get(local, "module")
+        spec = dict_get(getattr(module, "__dict__", {}), "__spec__") if module is not None else None
+        origin = getattr(spec, "origin", None)
+        if type_(loader) is SourceFileLoader and type_(origin) is str_ and origin.endswith(".py"):
+            return origin
+        if type_(loader) is FrozenImporter or loader is FrozenImporter:
+            return None
+        return f"{type_(loader).__name__} {origin!s}"
+    return claim
 
 
 def _traceback_walkers() -> frozenset[tuple[str, str]]:
@@ -767,6 +883,22 @@ def _traceback_walkers() -> frozenset[tuple[str, str]]:
     import traceback
     return frozenset((traceback.__file__, name) for name in ("walk_tb", "_walk_tb_with_full_positions")
                      if hasattr(traceback, name))
+
+
+def _line_tokens(files: tuple[str, ...]) -> dict[tuple[str, int], frozenset[str]]:
+    """(file, line number) -> the identifiers on that line, for each file (read when the hook is
+    made: the hook itself calls no Python code to read them)."""
+    import re
+    identifier = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+    found: dict[tuple[str, int], frozenset[str]] = {}
+    for path in files:
+        try:
+            with open(path, encoding="utf-8") as source:
+                for number, line in enumerate(source, 1):
+                    found[(path, number)] = frozenset(identifier.findall(line))
+        except OSError:
+            continue
+    return found
 
 
 def _frame_taker_lines() -> dict[tuple[str, int], str | None]:
@@ -820,14 +952,16 @@ def operator_namespaces_now() -> frozenset[str]:
 def arm(policy: GuardPolicy, originals: dict[str, Callable],
         compiler_state_changed: Callable[[], str | None] = lambda: None,
         launch_router: Callable[[Any, tuple], None] | None = None,
-        environment_changed: Callable[[], str | None] | None = None) -> None:
+        environment_changed: Callable[[], str | None] | None = None, stand_in_codes: tuple = ()) -> None:
     """Install the guard for good (an audit hook cannot be removed); ``compiler_state_changed``
     says why Triton's compiler would no longer run what it ran before the import (None: unchanged);
     ``launch_router`` answers the launch stand-ins' events (integrity.LaunchCounter.router);
     ``environment_changed`` says what the submission changed that a library module's import-time
     code would call (:func:`import_environment_check`), asked whenever a module is imported while
-    the submission is on the stack."""
-    sys.addaudithook(_make_hook(policy, originals, compiler_state_changed, launch_router, environment_changed))
+    the submission is on the stack; ``stand_in_codes`` the code of the harness's launch stand-ins
+    (integrity.STAND_IN_CODES), judged like Triton's callback callers."""
+    sys.addaudithook(_make_hook(policy, originals, compiler_state_changed, launch_router, environment_changed,
+                                frozenset(stand_in_codes)))
 
 
 def import_environment_check(rebound: Callable[[], list[str]]) -> Callable[[], str | None]:

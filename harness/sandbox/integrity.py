@@ -78,7 +78,16 @@ def _sealed_launcher(key: str, launcher: Any, kernel: Any, audit: Any = sys.audi
     return launch
 
 
+def _sealed_getitem(original: Any) -> Any:
+    """The stand-in for ``CompiledKernel.__getitem__``: the launcher it returns is sealed."""
+    def getitem(self, grid):
+        return _sealed_launcher("compiled", original(self, grid), self)
+    return getitem
+
+
 _LAUNCH_CODES = (_sealed_launch("").__code__, _sealed_launcher("", None, None).__code__)
+# what calls into Triton on the submission's behalf (the guard judges what they call: guard.arm)
+STAND_IN_CODES = _LAUNCH_CODES + (_sealed_getitem(None).__code__,)
 
 
 class LaunchCounter:
@@ -157,10 +166,12 @@ class LaunchCounter:
         """What the audit hook calls for :data:`LAUNCH_EVENT` (``route(frame, args)``, ``frame``
         the one that raised it): only the stand-ins' own code is answered; a submission raising
         the event itself would add launches that never ran."""
-        codes, launch = _LAUNCH_CODES, self.launch
+        codes, launch, namespace = _LAUNCH_CODES, self.launch, globals()
 
         def route(frame: Any, args: tuple) -> None:
-            if frame is None or frame.f_code not in codes:
+            # the stand-ins' code, run as the stand-ins (a function of the submission's given their
+            # code would run it with globals of its own: its len, its sys)
+            if frame is None or frame.f_code not in codes or frame.f_globals is not namespace:
                 raise PermissionError("tampering: the launch event raised outside Triton's launch path")
             key, box, kernel, call_args, call_kwargs = args
             box.extend(launch(key, kernel, call_args, call_kwargs))
@@ -194,9 +205,7 @@ class LaunchCounter:
         original = CompiledKernel.__dict__.get("__getitem__")
         if original is None:
             return
-
-        def getitem(self, grid):
-            return _sealed_launcher("compiled", original(self, grid), self)
+        getitem = _sealed_getitem(original)
         self._originals["compiled"] = None  # the launcher itself runs (each grid's is its own)
         self._patched.append((CompiledKernel, "__getitem__", original, getitem))
         CompiledKernel.__getitem__ = getitem

@@ -163,7 +163,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     from harness.sandbox.frozen_types import freeze_for_worker
     from harness.sandbox.guard import (arm, import_environment_check, install_proxies, policy_for, scrub_modules,
                                        watch_dispatch_keys)
-    from harness.sandbox.integrity import LaunchCounter, ModeStacks, ModuleSnapshot, TorchOpMonitor
+    from harness.sandbox.integrity import STAND_IN_CODES, LaunchCounter, ModeStacks, ModuleSnapshot, TorchOpMonitor
     from harness.sandbox.launch_check import LaunchCheck
     from harness.task import get_task
     from harness.perf.server import PerfServer, stdin_commands  # nothing is imported once the guard is armed
@@ -188,7 +188,8 @@ def run(job: dict, reporter: EventWriter) -> None:
     snapshot = ModuleSnapshot()
     modes = ModeStacks()
     frozen = freeze_for_worker()  # last before arming: no class attribute of the harness's is set afterwards
-    arm(policy, originals, launch_check.compiler_state_changed, launches.router(), import_environment_check(snapshot.changed))
+    arm(policy, originals, launch_check.compiler_state_changed, launches.router(), import_environment_check(snapshot.changed),
+        STAND_IN_CODES)
     scrub_modules()
     sandbox += "+guard" + ("+keys" if keys_watched else "") + ("+frozen" if frozen else "")
 
