@@ -159,6 +159,10 @@ EXPECTED = {
     "walk_tb_drained_by_torch": ("integrity", "call", "read .tb_frame"),
     "pyc_named_like_torch": ("integrity", "call", "as its file from SourcelessFileLoader"),
     "code_from_marshal": ("integrity", "call", "marshal.loads"),
+    # ... a module path spelled through torch's folder; compiled code read from a cache folder of the
+    # submission's (sys.pycache_prefix) for torch's own source file
+    "path_spelled_into_torch": ("integrity", "call", "sys._getframe"),
+    "pycache_prefix_forged_bytecode": ("integrity", "call", "sys.pycache_prefix set"),
     # a class attribute set raises no audit event: the harness's classes are immutable types
     "swap_monitor_method_briefly": ("error", "call", "immutable type 'TorchOpMonitor'"),
 }

@@ -424,6 +424,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     traceback_walkers = _traceback_walkers()
     traceback_file = next(iter(traceback_walkers))[0] if traceback_walkers else None
     module_spec = _module_spec_reader()
+    sys_dict, dict_get = sys.__dict__, dict.get
     kinds: dict[str, int] = {}          # filename -> 0 transparent, 1 library, 2 submission
     busy: set[int] = set()
 
@@ -438,6 +439,12 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         if found is None:
             if filename.startswith("<"):  # frozen modules, code libraries generate (the submission may not)
                 found = 0
+            elif type_(filename) is not str_ or "/./" in filename or "/../" in filename or "//" in filename \
+                    or filename.endswith(("/.", "/..")):
+                # a path spelled to start inside a library's folder and lead elsewhere (a module of the
+                # submission's imported from sys.path entry "<torch>/../../job"): the libraries' own
+                # files are found through normalised paths
+                found = 2
             elif under(filename, trusted):
                 found = 1
             elif under(filename, transparent):
@@ -836,6 +843,9 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             # was written into it)
             if not frame.f_code.co_filename.startswith("<frozen importlib"):
                 return  # Triton's interpreter: it compiled the library's source itself ("compile" above)
+            if dict_get(sys_dict, "pycache_prefix") is not None:
+                refuse(f"run {code.co_filename[:200]} with sys.pycache_prefix set (its compiled form would be read "
+                       "from a folder of the submission's)")
             claim = module_spec(frame)
             if claim is not None and claim != code.co_filename:
                 refuse(f"run code that names {code.co_filename[:200]} as its file from {claim[:200]} (only a library's own "
@@ -866,6 +876,9 @@ def _module_spec_reader() -> Callable[[Any], str | None]:
             frame = frame.f_back
         else:
             return "an unknown loader"
+        caller = frame.f_back  # an import statement's machinery, not the submission calling exec_module itself
+        if caller is None or not caller.f_code.co_filename.startswith("<frozen importlib"):
+            return "a loader called outside the import system"
         local = frame.f_locals
         loader, module = dict_get(local, "self"), dict_get(local, "module")
         spec = dict_get(getattr(module, "__dict__", {}), "__spec__") if module is not None else None
@@ -971,7 +984,7 @@ def import_environment_check(rebound: Callable[[], list[str]]) -> Callable[[], s
     torch.library take them), so an import may start only while nothing of the submission's
     could be called from there with their authority. Read through bindings made now."""
     sys_dict, get, len_, is_ = sys.__dict__, dict.get, len, operator.is_
-    meta_path, path_hooks = list(sys.meta_path), list(sys.path_hooks)
+    meta_path, path_hooks, prefix = list(sys.meta_path), list(sys.path_hooks), sys.pycache_prefix
 
     def same(now: Any, then: list) -> bool:
         return type(now) is list and len_(now) == len_(then) and all(map(is_, now, then))
@@ -980,6 +993,8 @@ def import_environment_check(rebound: Callable[[], list[str]]) -> Callable[[], s
         names = rebound()
         if names:
             return f"rebound {', '.join(names)}"
+        if get(sys_dict, "pycache_prefix") is not prefix:
+            return "set sys.pycache_prefix (where compiled modules are read from)"
         if not same(get(sys_dict, "meta_path"), meta_path) or not same(get(sys_dict, "path_hooks"), path_hooks):
             return "changed the import system's finders (sys.meta_path, sys.path_hooks)"
         return None
