@@ -163,6 +163,10 @@ EXPECTED = {
     # submission's (sys.pycache_prefix) for torch's own source file
     "path_spelled_into_torch": ("integrity", "call", "sys._getframe"),
     "pycache_prefix_forged_bytecode": ("integrity", "call", "sys.pycache_prefix set"),
+    # ... a loader given code of the submission's (an instance attribute); source for a Triton helper
+    # put into linecache for Triton's interpreter to rewrite and run
+    "loader_reads_code_of_its_own": ("integrity", "call", "only a library's own source file may run"),
+    "linecache_source_for_triton": ("integrity", "call", "that is not that file's"),
     # a class attribute set raises no audit event: the harness's classes are immutable types
     "swap_monitor_method_briefly": ("error", "call", "immutable type 'TorchOpMonitor'"),
 }

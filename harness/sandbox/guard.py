@@ -71,6 +71,7 @@ LIBRARY_KEY = "torch._C._dispatch_library"
 # PyTorch work no dispatch mode sees, and a tensor inside the data is read back to the host unseen
 # (tests/adversarial/constructor_callback_blinds_monitor.py). Their stand-ins take plain data only.
 DATA_CONSTRUCTORS = {"torch.tensor": 0, "torch.as_tensor": 0, "torch.asarray": 0, "torch.Tensor.new_tensor": 1}
+MAX_LIBRARY_SOURCE = 1 << 24  # bytes of a library file read to check source Triton's interpreter rewrites
 MAX_DATA_VALUES = 1 << 20  # values a constructor's data may hold (a Python list of them is slow anyway)
 # sys.monitoring (PEP 669, Python 3.12+): what would turn off or take over the harness's watch of the
 # submission's code (watch_dispatch_keys); handed to library callers only, like the primitives above
@@ -652,6 +653,24 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         finally:
             os_close(fd)
 
+    def rewritten_from_file(frame, filename: str) -> bool:
+        """Whether the source lines Triton's interpreter rewrote (the ``lines`` its rewrite_ast
+        frame, the caller of ``frame``, read) are a passage of ``filename`` as it is on disk."""
+        reader = frame.f_back
+        lines = dict_get(reader.f_locals, "lines") if reader is not None else None
+        if type_(lines) is not list_ or not all(type_(line) is str_ for line in lines):
+            return False
+        text = "".join(lines).encode("utf-8", "surrogateescape")
+        try:
+            fd = os_open(filename, O_RDONLY)
+        except OSError:
+            return False
+        try:
+            content = read_fd(fd, MAX_LIBRARY_SOURCE)
+        finally:
+            os_close(fd)
+        return bool(text) and text in content
+
     def refuse(what: str) -> None:
         raise Refusal(f"guard: the submission may not {what}")
 
@@ -842,7 +861,12 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             # must be that file's, compiled from its source (a bytecode-only file keeps whatever name
             # was written into it)
             if not frame.f_code.co_filename.startswith("<frozen importlib"):
-                return  # Triton's interpreter: it compiled the library's source itself ("compile" above)
+                # Triton's interpreter re-runs a @jit function from the source inspect found for it
+                # (linecache, which the submission can fill): a library's must be its file's own text
+                if kind(code.co_filename) == 1 and not rewritten_from_file(frame, code.co_filename):
+                    refuse(f"have Triton's interpreter run source for {code.co_filename[:200]} that is not that "
+                           "file's (the source cache it reads was changed)")
+                return
             if dict_get(sys_dict, "pycache_prefix") is not None:
                 refuse(f"run {code.co_filename[:200]} with sys.pycache_prefix set (its compiled form would be read "
                        "from a folder of the submission's)")
@@ -865,7 +889,7 @@ def _module_spec_reader() -> Callable[[Any], str | None]:
     its code really comes from (the loaded file, or the loader's type where there is none). Reads
     the import system's own frames; binds what it uses now."""
     from importlib.machinery import FrozenImporter, SourceFileLoader
-    dict_get, type_, str_ = dict.get, type, str
+    dict_, dict_get, type_, str_, set_, getattr_ = dict, dict.get, type, str, set, getattr
 
     def claim(frame: Any) -> str | None:
         for _ in range(6):  # _call_with_frames_removed <- exec_module (the loader and the module)
@@ -881,9 +905,12 @@ def _module_spec_reader() -> Callable[[Any], str | None]:
             return "a loader called outside the import system"
         local = frame.f_locals
         loader, module = dict_get(local, "self"), dict_get(local, "module")
-        spec = dict_get(getattr(module, "__dict__", {}), "__spec__") if module is not None else None
-        origin = getattr(spec, "origin", None)
-        if type_(loader) is SourceFileLoader and type_(origin) is str_ and origin.endswith(".py"):
+        spec = dict_get(getattr_(module, "__dict__", {}), "__spec__") if module is not None else None
+        origin = getattr_(spec, "origin", None)
+        state = getattr_(loader, "__dict__", None)
+        if (type_(loader) is SourceFileLoader and type_(origin) is str_ and origin.endswith(".py")
+                and type_(state) is dict_ and set_(state) <= {"name", "path"} and dict_get(state, "path") == origin):
+            # (an instance attribute, get_code say, would replace the loader's reading of the file)
             return origin
         if type_(loader) is FrozenImporter or loader is FrozenImporter:
             return None
