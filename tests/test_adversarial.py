@@ -167,6 +167,11 @@ EXPECTED = {
     # put into linecache for Triton's interpreter to rewrite and run
     "loader_reads_code_of_its_own": ("integrity", "call", "only a library's own source file may run"),
     "linecache_source_for_triton": ("integrity", "call", "that is not that file's"),
+    # code generated from text the submission chose ("<string>", which acts for its caller): an entry
+    # function from typing.ForwardRef, one from a dataclass field name; generated code the
+    # submission runs now counts as the submission's
+    "generated_entry_forwardref": ("integrity", "call", "_DisableTorchDispatch"),
+    "generated_entry_dataclass_field": ("integrity", "call", "_DisableTorchDispatch"),
     # a class attribute set raises no audit event: the harness's classes are immutable types
     "swap_monitor_method_briefly": ("error", "call", "immutable type 'TorchOpMonitor'"),
 }

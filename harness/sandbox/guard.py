@@ -427,6 +427,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     module_spec = _module_spec_reader()
     sys_dict, dict_get = sys.__dict__, dict.get
     kinds: dict[str, int] = {}          # filename -> 0 transparent, 1 library, 2 submission
+    owned: set[int] = set()             # ids of generated code objects the submission ran (see own)
+    owned_codes: list = []
     busy: set[int] = set()
 
     def under(path: str, roots: tuple) -> bool:
@@ -456,10 +458,29 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 kinds[filename] = found
         return found
 
+    def code_kind(code) -> int:
+        """:func:`kind` of a code object: the submission's if it ran it as generated code."""
+        if id_(code) in owned:
+            return 2
+        return kind(code.co_filename)
+
+    def own(code, depth: int = 0) -> None:
+        """Count ``code`` (and the functions defined in it) as the submission's whatever file it
+        names: code generated from text (``"<string>"``, which otherwise acts for its caller) that the
+        submission runs (a typing.ForwardRef's expression, a dataclass's methods built from field
+        names it chose) would otherwise leave no frame of its own on the stack."""
+        if id_(code) in owned or depth > 32 or len_(owned) > 1_000_000:
+            return
+        owned.add(id_(code))
+        owned_codes.append(code)  # held, so no id is reused
+        for const in code.co_consts:
+            if type_(const) is CodeType:
+                own(const, depth + 1)
+
     def deciding(frame) -> int:
         """The kind of the first non-transparent frame from ``frame`` outward (1 if none)."""
         while frame is not None:
-            k = kind(frame.f_code.co_filename)
+            k = code_kind(frame.f_code)
             if k:
                 return k
             frame = frame.f_back
@@ -468,7 +489,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     def asking_frame(frame):
         """The first non-transparent frame from ``frame`` outward: whose asking decides (None if none)."""
         while frame is not None:
-            if kind(frame.f_code.co_filename):
+            if code_kind(frame.f_code):
                 return frame
             frame = frame.f_back
         return None
@@ -508,7 +529,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         builtin, a builtin set as a hook or dunder) runs with the authority of whoever calls it.
         None: allowed."""
         site = asking_frame(frame)
-        if site is None or kind(site.f_code.co_filename) != 1:
+        if site is None or code_kind(site.f_code) != 1:
             return None
         filename = site.f_code.co_filename
         if under(filename, harness_dirs) and filename != this_file and site.f_code not in stand_in_codes:
@@ -523,7 +544,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                     "authority of whoever calls it)")
         entry, outer = site, site.f_back
         while outer is not None:
-            k = kind(outer.f_code.co_filename)
+            k = code_kind(outer.f_code)
             if k == 2:
                 return None  # the submission called the library itself (on_launch_path judged that)
             if k == 1:
@@ -546,7 +567,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         builtin set as a hook, a dunder method or a finalizer) runs with the authority of
         whichever frame calls it, so the asking frame alone proves nothing. None: allowed."""
         site = asking_frame(frame)
-        if site is None or kind(site.f_code.co_filename) != 1:
+        if site is None or code_kind(site.f_code) != 1:
             return None
         if under(site.f_code.co_filename, harness_dirs):
             return (f"the harness's {site_name(site)} asked for it, which it never does once armed (a callable of "
@@ -570,7 +591,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         entry = None
         while frame is not None:
             filename = frame.f_code.co_filename
-            k = kind(filename)
+            k = code_kind(frame.f_code)
             if k == 2:
                 return entry or filename
             if k == 1:
@@ -599,14 +620,14 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     def importing_library(frame) -> bool:
         """A library module's own code running while it is imported (sympy and mpmath generate
         functions then, when torch imports them lazily for the submission)."""
-        if kind(frame.f_code.co_filename) == 2:
+        if code_kind(frame.f_code) == 2:
             return False
         frame = frame.f_back
         while frame is not None:
             filename = frame.f_code.co_filename
             if filename.startswith("<frozen importlib"):
                 return True
-            if kind(filename) == 2:
+            if code_kind(frame.f_code) == 2:
                 return False
             frame = frame.f_back
         return False
@@ -619,7 +640,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
 
     def submission_on_stack(frame) -> bool:
         while frame is not None:
-            if kind(frame.f_code.co_filename) == 2:
+            if code_kind(frame.f_code) == 2:
                 return True
             frame = frame.f_back
         return False
@@ -851,6 +872,9 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         elif event == "exec":
             code = args[0] if args else None
             if type_(code) is not CodeType or kind(code.co_filename) == 2 or not submission_on_stack(frame):
+                return
+            if code.co_filename.startswith("<") and deciding(frame) == 2:
+                own(code)  # generated code the submission runs is the submission's
                 return
             if frame is None or not runs_library_code(frame.f_code):
                 if kind(code.co_filename) == 1:
