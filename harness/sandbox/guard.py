@@ -428,6 +428,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     sys_dict, dict_get = sys.__dict__, dict.get
     kinds: dict[str, int] = {}          # filename -> 0 transparent, 1 library, 2 submission
     owned: set[int] = set()             # ids of generated code objects the submission ran (see own)
+    source_lines: dict[str, tuple] = {}  # library file -> its lines, read from disk (called_unnamed)
     owned_codes: list = []
     busy: set[int] = set()
 
@@ -557,6 +558,37 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 entry = outer
             outer = outer.f_back
         return None
+
+    def called_unnamed(caller, key: str) -> str | None:
+        """Why a library frame that calls a proxied primitive while the submission is on the stack
+        is not asking for itself: the line it runs does not name the primitive. A library function
+        that calls what the submission hands it and returns the result (``tree_map(operator.call,
+        [proxy])``) would hand back an instance of the original, and with it the original class."""
+        if caller is None or code_kind(caller.f_code) != 1 or not submission_on_stack(caller):
+            return None
+        name = key.rsplit(".", 1)[-1].encode()
+        if name in source_line(caller.f_code.co_filename, caller.f_lineno):
+            return None
+        return (f"{site_name(caller)} called it without naming it, for the submission (a library calling back "
+                "something the submission handed it)")
+
+    def source_line(filename: str, number: Any) -> bytes:
+        """Line ``number`` of ``filename`` as it is on disk (b"" where unreadable), read once per file."""
+        lines = source_lines.get(filename)
+        if lines is None:
+            lines = ()
+            try:
+                fd = os_open(filename, O_RDONLY)
+            except OSError:
+                fd = None
+            if fd is not None:
+                try:
+                    lines = tuple(read_fd(fd, MAX_LIBRARY_SOURCE).split(b"\n"))
+                finally:
+                    os_close(fd)
+            if len_(source_lines) < 10_000:
+                source_lines[filename] = lines
+        return lines[number - 1] if type_(number) is int_ and 0 < number <= len_(lines) else b""
 
     def reached_for(frame) -> str | None:
         """Why a primitive that reaches the harness's state (frames, the collector's object lists,
@@ -791,7 +823,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 site = asking_frame(frame.f_back)
                 own_use = site is not None and harness_proxy_uses.get(
                     (site.f_code.co_filename, site.f_code.co_name)) == key
-                why = None if own_use else called_back(frame.f_back)
+                why = None if own_use else called_back(frame.f_back) or called_unnamed(frame.f_back, key)
                 if why:
                     refuse(f"call {key}: {why}")
             box.append(originals[key])
