@@ -576,16 +576,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         """Line ``number`` of ``filename`` as it is on disk (b"" where unreadable), read once per file."""
         lines = source_lines.get(filename)
         if lines is None:
-            lines = ()
-            try:
-                fd = os_open(filename, O_RDONLY)
-            except OSError:
-                fd = None
-            if fd is not None:
-                try:
-                    lines = tuple(read_fd(fd, MAX_LIBRARY_SOURCE).split(b"\n"))
-                finally:
-                    os_close(fd)
+            content = read_file(filename, MAX_LIBRARY_SOURCE)
+            lines = tuple(content.split(b"\n")) if content is not None else ()
             if len_(source_lines) < 10_000:
                 source_lines[filename] = lines
         return lines[number - 1] if type_(number) is int_ and 0 < number <= len_(lines) else b""
@@ -697,12 +689,16 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             source = source.encode("utf-8", "surrogateescape")
         if type_(source) is not bytes_:
             return False
+        return read_file(path, len_(source) + 1) == source
+
+    def read_file(path: str, limit: int) -> bytes | None:
+        """Up to ``limit`` bytes of the file at ``path`` (None if it cannot be opened)."""
         try:
             fd = os_open(path, O_RDONLY)
         except OSError:
-            return False
+            return None
         try:
-            return read_fd(fd, len_(source) + 1) == source
+            return read_fd(fd, limit)
         finally:
             os_close(fd)
 
@@ -714,15 +710,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         if type_(lines) is not list_ or not all(type_(line) is str_ for line in lines):
             return False
         text = "".join(lines).encode("utf-8", "surrogateescape")
-        try:
-            fd = os_open(filename, O_RDONLY)
-        except OSError:
-            return False
-        try:
-            content = read_fd(fd, MAX_LIBRARY_SOURCE)
-        finally:
-            os_close(fd)
-        return bool(text) and text in content
+        content = read_file(filename, MAX_LIBRARY_SOURCE)
+        return bool(text) and content is not None and text in content
 
     def refuse(what: str) -> None:
         raise Refusal(f"guard: the submission may not {what}")
