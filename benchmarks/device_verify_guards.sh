@@ -15,12 +15,12 @@
 set -uo pipefail
 . "$(dirname "$0")/device_lib.sh"
 run_dir verify_guards
+step call_exe 160 python3 benchmarks/throughput.py --out "$R/tp" --parts call_exe --suite-timeout 150
 step adversarial 230 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_adversarial.py tests/test_saved_results.py \
   tests/test_crash_retry.py tests/test_disk_watch.py tests/test_frozen_types.py
 step corpus_perf 120 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_corpus.py tests/test_perf.py -m gpu
 step launch_api 40 python3 benchmarks/launch_api_probe.py
 step launch_api_cpu 40 python3 benchmarks/launch_api_probe.py --cpu-events
-step call_exe 160 python3 benchmarks/throughput.py --out "$R/tp" --parts call_exe --suite-timeout 150
 tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
 python3 - "$R" <<'PY'
 import json, sys

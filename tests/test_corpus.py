@@ -35,6 +35,7 @@ EXPECTED = {
     "good_autotuned": ("ok", None, ""),
     "good_libdevice": ("ok", None, ""),
     "good_autotune_global_configs": ("ok", None, ""),
+    "good_namedtuple_and_enum": ("ok", None, ""),
 }
 BAD_LINES = [
     ("{not json", "not a valid JSON object"),

@@ -78,8 +78,11 @@ MAX_DATA_VALUES = 1 << 20  # values a constructor's data may hold (a Python list
 MONITORING_FUNCTIONS = ("use_tool_id", "free_tool_id", "register_callback", "set_events", "set_local_events")
 
 # Events refused to the submission whatever their arguments.
+# (Not sys._getframemodulename: it hands back a module's name, a string, and reaches nothing; on
+# Python 3.12 namedtuple, Enum's functional API and TypeVar ask for it, as does Triton 3.6's code
+# generator, which makes a namedtuple as it compiles every kernel.)
 REFUSED_EVENTS = frozenset({
-    "sys._getframe", "sys._getframemodulename", "sys._current_frames", "sys._current_exceptions",
+    "sys._getframe", "sys._current_frames", "sys._current_exceptions",
     "sys.settrace", "sys.setprofile", "sys.addaudithook", "sys.monitoring.register_callback",
     "gc.get_objects", "gc.get_referrers", "gc.get_referents",
     "function.__new__", "code.__new__",
