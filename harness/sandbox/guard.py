@@ -165,7 +165,14 @@ TRITON_BUILDER_FILES = ("runtime/build.py",)
 # __index__ could be one).
 FRAME_TAKER_LINES = (("torch", "library.py", "f = sys._getframe(1)", None),
                      ("torch", "_library/utils.py", "frame = inspect.getframeinfo(sys._getframe(stacklevel))",
-                      "stacklevel"))
+                      "stacklevel"),
+                     # a device call queued before the device starts (torch.manual_seed in CPU mode)
+                     # keeps the stack's text (strings only) to report where it was queued
+                     *(("torch", f"{backend}/__init__.py", line, None) for backend in ("cuda", "xpu", "mtia")
+                       for line in (
+                         "_lazy_seed_tracker.queue_seed_all(callable, traceback.format_stack())",
+                         "_lazy_seed_tracker.queue_seed(callable, traceback.format_stack())",
+                         "_queued_calls.append((callable, traceback.format_stack()))")))
 # Library modules that torch and Triton import on first use, from inside a submission's call (shape
 # broadcasting imports sympy; Triton's argument mangling imports Gluon), and whose import-time code
 # takes frames (sympy's multipledispatch): imported before the guard is armed, so that they are
@@ -260,15 +267,15 @@ def _data_proxy(key: str, original: Callable, audit: Callable = sys.audit, event
 
 def plain_data_check() -> Callable[[Any, Any], str | None]:
     """A check of a data constructor's ``data`` (and ``device``), with the types it needs bound now:
-    None for plain data (built-in numbers, exact lists and tuples of them, NumPy arrays of numbers, a
-    tensor kept on its device), else what is not plain."""
+    None for plain data (built-in numbers, exact lists and tuples of them, a ``torch.Size``, a
+    ``range``, NumPy arrays of numbers, a tensor kept on its device), else what is not plain."""
     import numpy
     import torch
-    tensor, ndarray, device_type = torch.Tensor, numpy.ndarray, torch.device
+    tensor, ndarray, device_type, size = torch.Tensor, numpy.ndarray, torch.device, torch.Size
     scalars = (bool, int, float, complex)
     numpy_scalars = frozenset(t for t in numpy.sctypeDict.values() if isinstance(t, type))  # exact types only
     type_ = type
-    list_iter, tuple_iter = list.__iter__, tuple.__iter__
+    list_iter, tuple_iter, range_len = list.__iter__, tuple.__iter__, range.__len__
 
     def check(data: Any, device: Any) -> str | None:
         kind = type_(data)
@@ -289,8 +296,15 @@ def plain_data_check() -> Callable[[Any, Any], str | None]:
                 continue
             if kind is list:
                 stack.extend(list_iter(value))
-            elif kind is tuple:
+            elif kind is tuple or kind is size:  # torch.Size: a tuple of ints (tensor(x.shape) is common)
                 stack.extend(tuple_iter(value))
+            elif kind is range:  # ints by construction; only its length counts
+                try:
+                    left -= range_len(value)
+                except OverflowError:
+                    left = -1
+                if left < 0:
+                    return f"more than {MAX_DATA_VALUES} values"
             elif (kind is ndarray and value.dtype.kind in "biufc") or kind in numpy_scalars:
                 continue
             else:
@@ -740,7 +754,9 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     def is_library_object(obj: Any) -> bool:
         """A type or function the submission did not make (its own may be changed at will)."""
         if type_(obj) is FunctionType:
-            return kind(function_code(obj).co_filename) != 2
+            # code_kind: a function the submission generated (namedtuple's __new__, made from its field
+            # names, gets its defaults set afterwards; typing.NamedTuple always does that) is its own
+            return code_kind(function_code(obj)) != 2
         if issubclass_(type_(obj), type_):
             if id_(obj) in library_types:
                 return True
