@@ -3,8 +3,9 @@
 # adversarial corpus (GPU entries included: jiterator and pinned-host work, the perf wrapper timed
 # faster than its watched call), the corpus of bad submissions and the perf tests on the H200, the
 # call+exe suite of every bundled solution for false positives (device tensors only, the disk watch
-# counting deleted files held open or mapped, the new proxies), and the launch-API probe (which
-# API queued each kernel in the profiler's trace: benchmarks/launch_api_probe.py). Since 2026-12-05
+# counting deleted files held open or mapped, the new proxies), first, since an honest solution
+# refused is the costliest mistake (the launch-API probe, benchmarks/launch_api_probe.py, ran here
+# until 2026-12-05 and is now run on its own). Since 2026-12-05
 # also: the guard's refusals to library frames while the submission runs (frameless callables), the
 # launch stand-ins answered through the guard's hook, and the harness's classes made immutable, none
 # of which has run natively yet (Triton's native compile path must still start ptxas and load its
@@ -18,16 +19,21 @@ run_dir verify_guards
 step call_exe 160 python3 benchmarks/throughput.py --out "$R/tp" --parts call_exe --suite-timeout 150
 step adversarial 230 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_adversarial.py tests/test_saved_results.py \
   tests/test_crash_retry.py tests/test_disk_watch.py tests/test_frozen_types.py
-step corpus_perf 120 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_corpus.py tests/test_perf.py -m gpu
-step launch_api 40 python3 benchmarks/launch_api_probe.py
-step launch_api_cpu 40 python3 benchmarks/launch_api_probe.py --cpu-events
+step corpus 120 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_corpus.py
+step perf_gpu 120 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_perf.py -m gpu
 tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
 python3 - "$R" <<'PY'
 import json, sys
 from pathlib import Path
+run = Path(sys.argv[1]) / "tp"
 try:
-    tp = json.loads((Path(sys.argv[1]) / "tp" / "throughput.json").read_text())["suite"]["call_exe"]
+    tp = json.loads((run / "throughput.json").read_text())["suite"]["call_exe"]
     print({k: tp.get(k) for k in ("wall_s", "cut", "jobs", "verdicts")})
+    for rec in json.loads((run / "suite_call_exe" / "metrics.json").read_text()):
+        if rec["verdict"] != "ok":  # an honest solution refused: where, and why (the detail's end)
+            stage = "call" if rec["call"]["status"] != "ok" else "exe"
+            print(rec["task_id"], rec["verdict"], rec[stage]["detail"][-300:].replace("\n", " | "))
 except Exception as exc:
     print("call_exe:", exc)
 PY
+grep -hE "^(FAILED|ERROR)" "$R"/*.log | cut -c1-300

@@ -36,6 +36,7 @@ EXPECTED = {
     "good_libdevice": ("ok", None, ""),
     "good_autotune_global_configs": ("ok", None, ""),
     "good_common_idioms": ("ok", None, ""),
+    "good_device_queries": ("ok", None, ""),
 }
 BAD_LINES = [
     ("{not json", "not a valid JSON object"),
