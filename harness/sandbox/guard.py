@@ -105,10 +105,15 @@ TENSOR_METHODS = ("new_tensor", "apply_", "map_", "map2_")
 # every mode (the harness's monitor too) off the stack, then reads the values and calls the
 # submission back (a str subclass's __radd__), all unseen
 # (and a HigherOrderOperator of the submission's, with a handler registered for the monitor's type,
-# had torch pop the monitor, hand it to the handler and run the handler unwatched)
+# had torch pop the monitor, hand it to the handler and run the handler unwatched); the jiterator's
+# launch, which torch's own wrapper calls for whoever calls it (torch.cuda.jiterator._create_jit_fn:
+# the submission's frame is never the caller), and a storage over a raw address (only torch's
+# CUDA-graph trees call it, never for a submission's call)
 REFUSED_WITH_SUBMISSION_ON_STACK = frozenset({"torch.utils._python_dispatch._disable_current_modes",
                                               "torch.utils._python_dispatch._pop_mode_temporarily",
-                                              "torch.utils._python_dispatch._pop_mode"})
+                                              "torch.utils._python_dispatch._pop_mode",
+                                              f"torch._C.{JITERATOR_LAUNCH}",
+                                              "torch._C._construct_storage_from_data_pointer"})
 # Why a proxied primitive is refused to the submission, where the general reason does not say it
 PROXY_REASONS = {f"torch._C.{JITERATOR_LAUNCH}": "torch.cuda.jiterator compiles and launches CUDA code of the "
                  "caller's, not Triton's, below the harness's monitors",
@@ -157,15 +162,23 @@ HARNESS_PROXY_USES = {("sandbox/interpreter_compat.py", "create_extern_elementwi
 # Triton's launch path calls them from its driver, never straight from a callback caller.
 TRITON_BUILDER_FILES = ("runtime/build.py",)
 # Library lines that take a frame for their own bookkeeping while the submission may be on the stack
-# (package, file in it, the line's text, the local that is the depth or None for a constant):
+# (package, file in it, the line's text, the local that is the depth or None for a constant; texts of
+# several versions may be listed, a line absent from the installed one is ignored):
 # torch.library notes where a library and each kernel registered through it come from (torch makes
 # one lazily the first time a tensor subclass dispatches). Matched by file and line number, read
 # from the file when the hook is made; a callable of the submission's with no frame of its own
 # cannot run on such a line when the depth is a constant or an exact int (an int subclass's
 # __index__ could be one).
 FRAME_TAKER_LINES = (("torch", "library.py", "f = sys._getframe(1)", None),
+                     ("torch", "library.py", "frame = traceback.extract_stack(limit=2)[0]", None),  # torch 2.11
+                     ("torch", "library.py", "frame = sys._getframe(_stacklevel)", "_stacklevel"),  # register_fake
                      ("torch", "_library/utils.py", "frame = inspect.getframeinfo(sys._getframe(stacklevel))",
                       "stacklevel"),
+                     # Triton's compiler, as a kernel fails to compile, drops its own frames from the
+                     # error's traceback by their file names (otherwise a compile error in a
+                     # submission's kernel became an integrity verdict natively)
+                     ("triton", "compiler/compiler.py",
+                      "if not any(f for f in BAD_FILES if tb.tb_frame.f_code.co_filename.endswith(f)):", None),
                      # a device call queued before the device starts (torch.manual_seed in CPU mode)
                      # keeps the stack's text (strings only) to report where it was queued
                      *(("torch", f"{backend}/__init__.py", line, None) for backend in ("cuda", "xpu", "mtia")

@@ -29,7 +29,7 @@ _HIDDEN = [triton.autotune(configs=[triton.Config({"BLOCK": 16}), triton.Config(
 
 def relu(input, inplace=False):
     try:
-        _HIDDEN[0][(1,)](torch.empty(1), 1)
+        _HIDDEN[0][(1,)](torch.empty(1, device=input.device), 1)  # natively kernels take device tensors only
     except TypeError:
         pass  # sum(None, ...) once the library is loaded
     raise RuntimeError("the library was loaded")

@@ -72,7 +72,10 @@ def cases(g: Inputs):
     yield Case("broadcast-input-smaller", g.randn(129), g.randn(17, 129), alpha=-1)
     yield Case("broadcast-5d", g.randn(2, 3, 1, 5, 7), g.randn(3, 4, 1, 7), alpha=0.25)
     yield Case("zero-dim-other", g.randn(31, 7), g.tensor(0.4), alpha=2.0)
-    yield Case("zero-dim-both", g.randn(), g.randn(), approximate="tanh")
+    # |z| <= 3: below about -3.5 the tanh form is 1 + tanh(.) ~ 1e-4, where one ulp of either side's
+    # tanh moves a lone value by more than the float32 tolerance (a 0-d output has no other values to
+    # scale the absolute tolerance by); a draw of z = -4 failed the bundled solution on the H200
+    yield Case("zero-dim-both", g.uniform(low=-1.5, high=1.5), g.uniform(low=-1.5, high=1.5), approximate="tanh")
     yield Case("single", g.randn(1), g.randn(1))
     yield Case("empty", g.randn(0, 5), g.randn(0, 1))
     yield Case("out", g.randn(64, 300), g.randn(64, 300), alpha=0.75, out=g.randn(64, 300))
