@@ -612,7 +612,18 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 source_lines[filename] = lines
         return lines[number - 1] if type_(number) is int_ and 0 < number <= len_(lines) else b""
 
-    def reached_for(frame) -> str | None:
+    def takes_frames_itself(site, frame) -> bool:
+        """Whether a frame-taking line (``site``) is the one asking, not code it ends up calling:
+        the frame where the event fired is that line's own, or the traceback module's frame walkers
+        (``format_stack``, ``extract_stack``). Formatting a stack looks up source lines, and
+        linecache then calls a module's ``__loader__.get_source``, which the submission can make a
+        callable with no frame of its own that takes frames or objects with the line's authority."""
+        if frame is site:
+            return True
+        code = frame.f_code
+        return code.co_filename == traceback_file and code.co_name in ("format_stack", "extract_stack", "walk_stack")
+
+    def reached_for(frame, frame_access: bool = False) -> str | None:
         """Why a primitive that reaches the harness's state (frames, the collector's object lists,
         new functions or code, rebinding library types) is refused to a library frame: the harness
         asks for none once armed, and no library does while the submission is on the stack except
@@ -626,8 +637,9 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         if under(site.f_code.co_filename, harness_dirs):
             return (f"the harness's {site_name(site)} asked for it, which it never does once armed (a callable of "
                     "the submission's with no frame of its own, run there, would)")
-        depth_name = frame_takers.get((site.f_code.co_filename, site.f_lineno), False)
-        if depth_name is None or (depth_name and type_(site.f_locals.get(depth_name)) is int_):
+        depth_name = frame_takers.get((site.f_code.co_filename, site.f_lineno), False) if frame_access else False
+        if (depth_name is None or (depth_name and type_(site.f_locals.get(depth_name)) is int_)) \
+                and takes_frames_itself(site, frame):
             return None
         if submission_on_stack(site):
             if importing_library(frame):
@@ -857,7 +869,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                            "only on Triton's launch path)")
                 why = called_back(frame)
             else:
-                why = reached_for(frame)
+                why = reached_for(frame, frame_access=event == "sys._getframe")
             if why:
                 refuse(f"use {event}: {why}")
         elif event == "object.__getattr__":
@@ -872,7 +884,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                           and frame.f_back is not None and frame.f_back.f_code.co_filename == traceback_file
                           and not submission_on_stack(frame))
                 if not walked:
-                    why = reached_for(frame)
+                    why = reached_for(frame, frame_access=True)
                     if why:
                         refuse(f"read .{args[1]}: {why}")
         elif event in ("object.__setattr__", "object.__delattr__"):
