@@ -168,7 +168,8 @@ TRITON_BUILDER_FILES = ("runtime/build.py",)
 # one lazily the first time a tensor subclass dispatches). Matched by file and line number, read
 # from the file when the hook is made; a callable of the submission's with no frame of its own
 # cannot run on such a line when the depth is a constant or an exact int (an int subclass's
-# __index__ could be one).
+# __index__ could be one), and only the line's own frame or the traceback module's stack walkers
+# may take frames there (code the line calls can call the submission back: takes_frames_itself).
 FRAME_TAKER_LINES = (("torch", "library.py", "f = sys._getframe(1)", None),
                      ("torch", "library.py", "frame = traceback.extract_stack(limit=2)[0]", None),  # torch 2.11
                      ("torch", "library.py", "frame = sys._getframe(_stacklevel)", "_stacklevel"),  # register_fake
