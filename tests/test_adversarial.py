@@ -157,6 +157,14 @@ EXPECTED = {
     # the line itself or the traceback module's walkers may take frames there, the gadget's refusal
     # is swallowed by linecache, and the monitor sees torch.relu
     "loader_gadget_on_frame_taking_line": ("integrity", "exe", "torch_fallback:relu"),
+    # the names such a line calls rebound for one call (traceback.format_stack, or walk_stack one step
+    # in), so the gadget ran as the line itself: exe ok with torch.relu at ef7ecd7; now the line may
+    # take frames only while the module snapshot finds nothing rebound
+    "rebind_format_stack": ("integrity", "exe", "torch_fallback:relu"),
+    "rebind_walk_stack": ("integrity", "exe", "torch_fallback:relu"),
+    # a harness dataclass's generated __init__ run with exec, then given the submission's code (it ran
+    # on every call's result at ef7ecd7)
+    "own_harness_dataclass_init": ("integrity", "call", "rebind __code__ of a library type or function"),
     # ... and as a hook of a config Triton's autotuner got from the submission's pruning function,
     # never checked, loading a library (native code): refused, since the autotuner called something
     # that is not Triton's own; a function given the code of the harness's launch stand-in

@@ -461,6 +461,12 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     owned: set[int] = set()             # ids of generated code objects the submission ran (see own)
     source_lines: dict[str, tuple] = {}  # library file -> its lines, read from disk (called_unnamed)
     owned_codes: list = []
+    # ids of generated code the submission may rebind as its own (defaults of namedtuple's __new__):
+    # compiled from text just now, by the frame that runs it (exec or eval of a string), never a
+    # code object that existed before (a harness dataclass's __init__, run with exec, was owned and
+    # then given the submission's code: own_harness_dataclass_init)
+    made_for_submission: set[int] = set()
+    compiling: dict[int, Any] = {}  # thread -> the frame whose string is being compiled
     busy: set[int] = set()
 
     def under(path: str, roots: tuple) -> bool:
@@ -508,6 +514,16 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         for const in code.co_consts:
             if type_(const) is CodeType:
                 own(const, depth + 1)
+
+    def made_now(code, depth: int = 0) -> None:
+        """Record ``code`` and the functions defined in it as generated for the submission just now
+        (all of them owned already, so held and their ids never reused)."""
+        if depth > 32 or len_(made_for_submission) > 1_000_000:
+            return
+        made_for_submission.add(id_(code))
+        for const in code.co_consts:
+            if type_(const) is CodeType:
+                made_now(const, depth + 1)
 
     def deciding(frame) -> int:
         """The kind of the first non-transparent frame from ``frame`` outward (1 if none)."""
@@ -640,7 +656,9 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                     "the submission's with no frame of its own, run there, would)")
         depth_name = frame_takers.get((site.f_code.co_filename, site.f_lineno), False) if frame_access else False
         if (depth_name is None or (depth_name and type_(site.f_locals.get(depth_name)) is int_)) \
-                and takes_frames_itself(site, frame):
+                and takes_frames_itself(site, frame) and (environment_changed is None or not environment_changed()):
+            # (nothing the line calls may have been rebound: traceback.format_stack or walk_stack set
+            # to a callable with no frame of its own ran there as the line itself: rebind_format_stack)
             return None
         if submission_on_stack(site):
             if importing_library(frame):
@@ -780,9 +798,10 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     def is_library_object(obj: Any) -> bool:
         """A type or function the submission did not make (its own may be changed at will)."""
         if type_(obj) is FunctionType:
-            # code_kind: a function the submission generated (namedtuple's __new__, made from its field
+            # a function the submission generated just now (namedtuple's __new__, made from its field
             # names, gets its defaults set afterwards; typing.NamedTuple always does that) is its own
-            return code_kind(function_code(obj)) != 2
+            code = function_code(obj)
+            return id_(code) not in made_for_submission and kind(code.co_filename) != 2
         if issubclass_(type_(obj), type_):
             if id_(obj) in library_types:
                 return True
@@ -933,14 +952,18 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 # imported may do it then.
                 if frame is None or not (generates_code(frame.f_code) or importing_library(frame)):
                     refuse("compile or run code from a string (define functions in the file instead)")
+                compiling[get_ident()] = frame
             elif kind(filename) != 2 and not same_as_file(source, filename):
                 refuse(f"compile code under another file's name ({filename})")
         elif event == "exec":
             code = args[0] if args else None
+            compiled_by = compiling.pop(get_ident(), None)
             if type_(code) is not CodeType or kind(code.co_filename) == 2 or not submission_on_stack(frame):
                 return
             if code.co_filename.startswith("<") and deciding(frame) == 2:
                 own(code)  # generated code the submission runs is the submission's
+                if compiled_by is frame:
+                    made_now(code)
                 return
             if frame is None or not runs_library_code(frame.f_code):
                 if kind(code.co_filename) == 1:
