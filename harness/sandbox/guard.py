@@ -502,28 +502,22 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             return 2
         return kind(code.co_filename)
 
-    def own(code, depth: int = 0) -> None:
+    def own(code, fresh: bool = False, depth: int = 0) -> None:
         """Count ``code`` (and the functions defined in it) as the submission's whatever file it
         names: code generated from text (``"<string>"``, which otherwise acts for its caller) that the
         submission runs (a typing.ForwardRef's expression, a dataclass's methods built from field
-        names it chose) would otherwise leave no frame of its own on the stack."""
-        if id_(code) in owned or depth > 32 or len_(owned) > 1_000_000:
+        names it chose) would otherwise leave no frame of its own on the stack. ``fresh``: compiled
+        from text just now by the frame that runs it, so also the submission's to rebind."""
+        if depth > 32 or len_(owned) > 1_000_000 or (id_(code) in owned and not fresh):
             return
-        owned.add(id_(code))
-        owned_codes.append(code)  # held, so no id is reused
+        if id_(code) not in owned:
+            owned.add(id_(code))
+            owned_codes.append(code)  # held, so no id is reused
+        if fresh:
+            made_for_submission.add(id_(code))
         for const in code.co_consts:
             if type_(const) is CodeType:
-                own(const, depth + 1)
-
-    def made_now(code, depth: int = 0) -> None:
-        """Record ``code`` and the functions defined in it as generated for the submission just now
-        (all of them owned already, so held and their ids never reused)."""
-        if depth > 32 or len_(made_for_submission) > 1_000_000:
-            return
-        made_for_submission.add(id_(code))
-        for const in code.co_consts:
-            if type_(const) is CodeType:
-                made_now(const, depth + 1)
+                own(const, fresh, depth + 1)
 
     def deciding(frame) -> int:
         """The kind of the first non-transparent frame from ``frame`` outward (1 if none)."""
@@ -961,9 +955,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             if type_(code) is not CodeType or kind(code.co_filename) == 2 or not submission_on_stack(frame):
                 return
             if code.co_filename.startswith("<") and deciding(frame) == 2:
-                own(code)  # generated code the submission runs is the submission's
-                if compiled_by is frame:
-                    made_now(code)
+                own(code, fresh=compiled_by is frame)  # generated code the submission runs is the submission's
                 return
             if frame is None or not runs_library_code(frame.f_code):
                 if kind(code.co_filename) == 1:
