@@ -162,6 +162,20 @@ EXPECTED = {
     # take frames only while the module snapshot finds nothing rebound
     "rebind_format_stack": ("integrity", "exe", "torch_fallback:relu"),
     "rebind_walk_stack": ("integrity", "exe", "torch_fallback:relu"),
+    # ... or an object that line calls swapped (torch's queue of lazy calls, a list; its seed tracker,
+    # an instance: bindings the snapshot does not watch) for one whose method is such a gadget: exe ok
+    # with torch.relu at 54a0046; now frames are taken there only at the line's frame-taking instruction
+    "swapped_queue_on_frame_taking_line": ("integrity", "exe", "torch_fallback:relu"),
+    "swapped_seed_tracker_on_frame_taking_line": ("integrity", "exe", "torch_fallback:relu"),
+    # ... or a finalizer with no frame of its own, run by a collection tuned to start while such a line
+    # is at that instruction (exe ok at 54a0046): the lazy-call stacks are not formatted in workers,
+    # and the remaining lines take frames only while the collector is off (as the worker keeps it)
+    "finalizer_gadget_on_frame_taking_line": ("integrity", "exe", "torch_fallback:relu"),
+    # code the guard ran unawares inside its own check (a collection started by its allocations ran a
+    # finalizer; a str subclass as a code object's file name was hashed), where every audited event
+    # passed as the guard's own lookup (exe ok at 54a0046)
+    "finalizer_inside_guard_check": ("integrity", "exe", "torch_fallback:relu"),
+    "str_subclass_file_name": ("integrity", "exe", "torch_fallback:relu"),
     # a harness dataclass's generated __init__ run with exec, then given the submission's code (it ran
     # on every call's result at ef7ecd7)
     "own_harness_dataclass_init": ("integrity", "call", "rebind __code__ of a library type or function"),
@@ -729,3 +743,30 @@ def test_code_called_back_while_the_monitor_is_off_the_stack_is_refused(tmp_path
                           capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "[1, 1, 'refused']", proc.stdout
+
+
+def test_every_frame_taking_line_installed_has_its_frame_taking_instruction_found():
+    """The guard lets frames be taken on a library's frame-taking line only at the instruction that
+    takes them, found in the loaded modules' code when it is armed: a listed line whose code it
+    cannot find would refuse the honest use (torch.manual_seed before CUDA starts, torch.library,
+    Triton's compile errors), and an instruction range that reached the line's other calls would
+    let a swapped object's method take frames (swapped_queue_on_frame_taking_line)."""
+    import dis
+
+    import triton.compiler.compiler  # noqa: F401 - the compile error filter's line
+
+    from harness.sandbox.guard import CALL_OPS, _frame_taker_lines, _frame_taker_offsets
+    lines = _frame_taker_lines()
+    assert any(path.endswith("torch/library.py") for path, _ in lines) and any("compiler.py" in p for p, _ in lines)
+    found = _frame_taker_offsets(lines)
+    for path, number in lines:
+        codes = [(code, offsets) for code, offsets in found.values()
+                 if code.co_filename == path and any(line == number for _, _, line in code.co_lines())]
+        assert codes, f"no code found for the frame-taking line {path}:{number}"
+        for code, offsets in codes:
+            on_line = [i for i in dis.get_instructions(code) if i.positions.lineno == number]
+            calls = [i for i in on_line if i.opname in CALL_OPS]
+            taken = [i for i in calls if i.offset in offsets]
+            # the one frame-taking call, or (the tb_frame read) none of the line's calls
+            assert len(taken) == (1 if "tb.tb_frame" not in open(path).read().splitlines()[number - 1] else 0), \
+                (path, number, [(i.opname, i.offset, i.argval) for i in on_line])

@@ -51,6 +51,7 @@ but the interpreter's hook list, so nothing the submission can rebind changes it
 
 from __future__ import annotations
 
+import gc
 import operator
 import os
 import site
@@ -59,6 +60,7 @@ import sysconfig
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from types import CodeType, FunctionType
 from typing import Any, Callable
 
 FETCH_EVENT = "kernelbenchx.guard.original"
@@ -179,14 +181,7 @@ FRAME_TAKER_LINES = (("torch", "library.py", "f = sys._getframe(1)", None),
                      # error's traceback by their file names (otherwise a compile error in a
                      # submission's kernel became an integrity verdict natively)
                      ("triton", "compiler/compiler.py",
-                      "if not any(f for f in BAD_FILES if tb.tb_frame.f_code.co_filename.endswith(f)):", None),
-                     # a device call queued before the device starts (torch.manual_seed in CPU mode)
-                     # keeps the stack's text (strings only) to report where it was queued
-                     *(("torch", f"{backend}/__init__.py", line, None) for backend in ("cuda", "xpu", "mtia")
-                       for line in (
-                         "_lazy_seed_tracker.queue_seed_all(callable, traceback.format_stack())",
-                         "_lazy_seed_tracker.queue_seed(callable, traceback.format_stack())",
-                         "_queued_calls.append((callable, traceback.format_stack()))")))
+                      "if not any(f for f in BAD_FILES if tb.tb_frame.f_code.co_filename.endswith(f)):", None))
 # Library modules that torch and Triton import on first use, from inside a submission's call (shape
 # broadcasting imports sympy; Triton's argument mangling imports Gluon), and whose import-time code
 # takes frames (sympy's multipledispatch): imported before the guard is armed, so that they are
@@ -449,6 +444,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     write_flags = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
     callback_callers, harness_dirs = frozenset(policy.callback_files), (policy.harness_dir,) if policy.harness_dir else ()
     frame_takers = _frame_taker_lines()
+    taker_offsets = _frame_taker_offsets(frame_takers)
     harness_proxy_uses = {(f"{policy.harness_dir}/{f}", name): key for (f, name), key in HARNESS_PROXY_USES.items()}
     caller_tokens = _line_tokens(policy.callback_files)
     triton_dirs = tuple(d for d in (_package_dir("triton"),) if d)
@@ -467,7 +463,15 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     # then given the submission's code: own_harness_dataclass_init)
     made_for_submission: set[int] = set()
     compiling: dict[int, Any] = {}  # thread -> the frame whose string is being compiled
-    busy: set[int] = set()
+    # thread -> LOOKING while the hook takes its caller's frame, DECIDING while it decides (see hook)
+    inside: dict[int, int] = {}
+    LOOKING, DECIDING = 2, 1
+    # threads whose event came while the collector was on: a collection can start at any allocation
+    # and run finalizers of anyone's (callables with no frame of their own among them) with whatever
+    # frame is innermost, a frame-taking line's or a library's being imported, so neither may take
+    # frames then (the worker keeps the collector off while the submission is called)
+    collector_on: set[int] = set()
+    gc_enabled, gc_disable, gc_enable = gc.isenabled, gc.disable, gc.enable
 
     def under(path: str, roots: tuple) -> bool:
         for root in roots:
@@ -476,11 +480,13 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         return False
 
     def kind(filename: str) -> int:
+        if type_(filename) is not str_:
+            return 2  # (looked up in no table: a str subclass's __hash__ would run inside the guard)
         found = kinds.get(filename)
         if found is None:
             if filename.startswith("<"):  # frozen modules, code libraries generate (the submission may not)
                 found = 0
-            elif type_(filename) is not str_ or "/./" in filename or "/../" in filename or "//" in filename \
+            elif "/./" in filename or "/../" in filename or "//" in filename \
                     or filename.endswith(("/.", "/..")):
                 # a path spelled to start inside a library's folder and lead elsewhere (a module of the
                 # submission's imported from sys.path entry "<torch>/../../job"): the libraries' own
@@ -625,10 +631,15 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
 
     def takes_frames_itself(site, frame) -> bool:
         """Whether a frame-taking line (``site``) is the one asking, not code it ends up calling:
-        the frame where the event fired is that line's own, or the traceback module's frame walkers
-        (``format_stack``, ``extract_stack``). Formatting a stack looks up source lines, and
-        linecache then calls a module's ``__loader__.get_source``, which the submission can make a
-        callable with no frame of its own that takes frames or objects with the line's authority."""
+        the line is at its frame-taking instruction (:func:`_frame_taker_offsets`; not the
+        ``append`` of a list the submission swapped), and the frame where the event fired is the
+        line's own or the traceback module's frame walkers (``format_stack``, ``extract_stack``).
+        Formatting a stack looks up source lines, and linecache then calls a module's
+        ``__loader__.get_source``, which the submission can make a callable with no frame of its own
+        that takes frames or objects with the line's authority."""
+        known = taker_offsets.get(id_(site.f_code))
+        if known is None or known[0] is not site.f_code or site.f_lasti not in known[1]:
+            return False  # the line is calling something else than what takes frames on it
         if frame is site:
             return True
         code = frame.f_code
@@ -649,13 +660,14 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             return (f"the harness's {site_name(site)} asked for it, which it never does once armed (a callable of "
                     "the submission's with no frame of its own, run there, would)")
         depth_name = frame_takers.get((site.f_code.co_filename, site.f_lineno), False) if frame_access else False
-        if (depth_name is None or (depth_name and type_(site.f_locals.get(depth_name)) is int_)) \
+        collector_off = get_ident() not in collector_on
+        if (depth_name is None or (depth_name and type_(site.f_locals.get(depth_name)) is int_)) and collector_off \
                 and takes_frames_itself(site, frame) and (environment_changed is None or not environment_changed()):
             # (nothing the line calls may have been rebound: traceback.format_stack or walk_stack set
             # to a callable with no frame of its own ran there as the line itself: rebind_format_stack)
             return None
         if submission_on_stack(site):
-            if importing_library(frame):
+            if importing_library(frame) and collector_off:
                 # a module's own code as it is imported (checked when the import began: nothing it
                 # might call was rebound, no finder added: import_environment_check)
                 return None
@@ -768,6 +780,23 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         content = read_file(filename, MAX_LIBRARY_SOURCE)
         return bool(text) and content is not None and text in content
 
+    NOT_PLAIN_NAMES = ("run code whose file or function name is not a plain string (a str subclass's methods would "
+                       "run wherever the name is hashed or compared, in the guard's own checks among them)")
+
+    def plain_names(code, depth: int = 0) -> bool:
+        """Whether ``code`` and the code nested in it name their file and functions with exact
+        strings (compiling an AST keeps a str subclass as the file name, and the audit event of
+        that compile names no file)."""
+        if type_(code.co_filename) is not str_ or type_(code.co_name) is not str_ \
+                or type_(code.co_qualname) is not str_:
+            return False
+        if depth > 32:
+            return True
+        for const in code.co_consts:
+            if type_(const) is CodeType and not plain_names(const, depth + 1):
+                return False
+        return True
+
     def refuse(what: str) -> None:
         raise Refusal(f"guard: the submission may not {what}")
 
@@ -803,38 +832,66 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             return type_(module) is str_ and module.split(".", 1)[0] in trusted_packages
         return False
 
+    own_reads = (function_code(read_file), function_code(resolved))
     decided = refused_events | {"open", fetch_event, "object.__setattr__", "object.__delattr__", "import",
                                 "compile", "exec", "marshal.loads", "marshal.load"}
 
     def hook(event: str, args: tuple) -> None:
         # Fast exits first: attribute reads are audited on hot paths (Triton's launcher reads
         # functions' __code__), and timing must not pay for them.
-        if event == launch_event:
-            # a launch stand-in asking for its original (integrity.LaunchCounter): the router holds
-            # the counter and the launch check, out of everyone else's reach
-            ident = get_ident()
-            if launch_router is None or ident in busy:
-                return
-            busy.add(ident)  # the frame lookup is the hook's own
-            try:
-                frame = getframe(1)
-            finally:
-                busy.discard(ident)
-            launch_router(frame, args)
-            return
         if event == "object.__getattr__":
             if args[1] not in frame_attributes:
                 return
-        elif event not in decided and not event.startswith(refused_prefixes):
+        elif event != launch_event and event not in decided and not event.startswith(refused_prefixes):
             return
         ident = get_ident()
-        if ident in busy:  # the hook's own frame lookups
+        state = inside.get(ident)
+        if state is not None:
+            if state == LOOKING:  # the hook's own frame lookup, just below
+                return
+            inside_decision(event)
             return
-        busy.add(ident)
+        # The collector stays off while the hook runs: a finalizer it ran here would run inside
+        # the decision (and be refused there, whatever it is)
+        collecting = gc_enabled()
+        gc_disable()
+        if collecting:
+            collector_on.add(ident)
+        inside[ident] = LOOKING
         try:
-            decide(event, args, getframe(1))
+            frame = getframe(1)
+            if event == launch_event:
+                # a launch stand-in asking for its original (integrity.LaunchCounter): the router holds
+                # the counter and the launch check, out of everyone else's reach; it runs as any code
+                # does, its own events decided
+                del inside[ident]
+                if launch_router is not None:
+                    launch_router(frame, args)
+                return
+            inside[ident] = DECIDING
+            decide(event, args, frame)
         finally:
-            busy.discard(ident)
+            inside.pop(ident, None)
+            if collecting:
+                collector_on.discard(ident)
+                gc_enable()
+
+    def inside_decision(event: str) -> None:
+        """An audited event raised while this thread's hook is deciding: the decision's own file
+        reads (``read_file``, ``resolved``) pass; anything else is code the decision ran unawares
+        (a dunder method of a value it read: a str subclass's ``__hash__`` as a file name's kind is
+        looked up, a finalizer run as a reference is dropped), with no frame of its own or with
+        one, and the guard's checks, not yet decided, would wave it through: refused outright."""
+        if event == "open":
+            ident = get_ident()
+            inside[ident] = LOOKING
+            try:
+                asker = getframe(2)
+            finally:
+                inside[ident] = DECIDING
+            if asker is not None and (asker.f_code is own_reads[0] or asker.f_code is own_reads[1]):
+                return
+        refuse(f"use {event} while the guard decides about another event (code run inside the guard's check)")
 
     def decide(event: str, args: tuple, frame) -> None:
         if event == "open":
@@ -903,6 +960,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                         refuse(f"read .{args[1]}: {why}")
         elif event in ("object.__setattr__", "object.__delattr__"):
             value = args[2] if len_(args) > 2 else None
+            if type_(value) is CodeType and not plain_names(value) and submission_on_stack(frame):
+                refuse(NOT_PLAIN_NAMES)
             if (type_(value) is CodeType and kind(value.co_filename) != 2 and len_(args) > 1 and args[1] == "__code__"
                     and submission_on_stack(frame)):
                 # a function of the submission's running a library's (or the harness's) code: its frames
@@ -939,7 +998,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             # Whoever compiles, while the submission is on the stack: a library may be calling a
             # callable the submission gave it (functools.partial(exec, ...) has no frame of its own).
             if type_(filename) is not str_ or not submission_on_stack(frame):
-                return
+                return  # (an AST is compiled with no file name here: plain_names checks it as it runs)
             if filename.startswith("<"):
                 # Code compiled from a string runs as "<string>", a name library-generated code shares:
                 # only the standard library's code generators, Triton's binder and libraries being
@@ -952,6 +1011,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         elif event == "exec":
             code = args[0] if args else None
             compiled_by = compiling.pop(get_ident(), None)
+            if type_(code) is CodeType and not plain_names(code) and submission_on_stack(frame):
+                refuse(NOT_PLAIN_NAMES)
             if type_(code) is not CodeType or kind(code.co_filename) == 2 or not submission_on_stack(frame):
                 return
             if code.co_filename.startswith("<") and deciding(frame) == 2:
@@ -1061,6 +1122,106 @@ def _frame_taker_lines() -> dict[tuple[str, int], str | None]:
         except OSError:
             continue
     return found
+
+
+# The names whose call (or, for a traceback's frame, whose read) takes frames on a frame-taking line.
+FRAME_TAKING_NAMES = {"_getframe": "call", "extract_stack": "call", "format_stack": "call", "tb_frame": "read"}
+CALL_OPS = frozenset({"CALL", "CALL_KW", "CALL_FUNCTION_EX", "CALL_FUNCTION", "CALL_METHOD"})
+
+
+def _frame_taker_offsets(lines: dict[tuple[str, int], Any]) -> dict[int, tuple[Any, frozenset[int]]]:
+    """id(code) -> (code, instruction offsets) for the code objects of the loaded modules that hold
+    :data:`FRAME_TAKER_LINES`: the instructions of such a line that take frames (the call of
+    ``sys._getframe`` or a traceback stack walker, the read of ``tb_frame``). A frame running any
+    other instruction of the line (the ``append`` that stores a formatted stack) is calling
+    something else, which the submission may have made a callable with no frame of its own
+    (swapped_queue_on_frame_taking_line). Found now, before the submission is imported, from the modules' own
+    functions and classes."""
+    import dis
+    numbers: dict[str, set[int]] = {}
+    for path, number in lines:
+        numbers.setdefault(path, set()).add(number)
+    found: dict[int, tuple[Any, frozenset[int]]] = {}
+    seen: set[int] = set()
+
+    def visit_code(code, depth: int) -> None:
+        if id(code) in seen or depth > 16:
+            return
+        seen.add(id(code))
+        wanted = numbers.get(code.co_filename)
+        if wanted and any(line in wanted for _, _, line in code.co_lines()):
+            offsets = _taking_offsets(list(dis.get_instructions(code)), wanted, len(code.co_code))
+            if offsets:
+                found[id(code)] = (code, offsets)
+        for const in code.co_consts:
+            if isinstance(const, CodeType):
+                visit_code(const, depth + 1)
+
+    def visit(value, module: str, depth: int) -> None:
+        if depth > 4:
+            return
+        if isinstance(value, (staticmethod, classmethod)):
+            value = value.__func__
+        if isinstance(value, property):
+            for accessor in (value.fget, value.fset, value.fdel):
+                visit(accessor, module, depth + 1)
+        elif isinstance(value, type):
+            if value.__module__ == module:
+                for member in list(vars(value).values()):
+                    visit(member, module, depth + 1)
+        elif isinstance(value, FunctionType):  # (no getattr on other objects: torch.ops makes what is asked for)
+            visit_code(value.__code__, 0)
+            visit(value.__dict__.get("__wrapped__"), module, depth + 1)
+
+    names = {path.rsplit("/", 1)[-1] for path in numbers}
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        if isinstance(path, str) and path.rsplit("/", 1)[-1] in names \
+                and (path in numbers or os.path.realpath(path) in numbers):
+            for value in list(vars(module).values()):
+                visit(value, module.__name__, 0)
+    return found
+
+
+def _taking_offsets(instructions: list, lines: set[int], code_size: int) -> frozenset[int]:
+    """Offsets of the frame-taking instructions among ``instructions`` on ``lines``: a read of
+    ``tb_frame``; from the load of a frame-taking function to the call of it (no other call between).
+    Each with its inline caches: Python 3.11 reports a frame that is calling as at the call's last
+    cache entry."""
+    offsets: set[int] = set()
+    for index, instruction in enumerate(instructions):
+        how = FRAME_TAKING_NAMES.get(instruction.argval) if isinstance(instruction.argval, str) else None
+        if how is None or instruction.positions.lineno not in lines:
+            continue
+        last = index
+        if how == "call":
+            last = next((i for i in range(index + 1, len(instructions)) if instructions[i].opname in CALL_OPS), index)
+        stop = instructions[last + 1].offset if last + 1 < len(instructions) else code_size
+        offsets.update(range(instruction.offset, stop, 2))
+    return frozenset(offsets)
+
+
+# torch's device backends queue a call made before the device starts (torch.manual_seed in CPU mode)
+# with the text of the stack, to say where it was queued if it fails later: formatting it takes
+# frames while the submission is on the stack, with its code able to run inside (a finalizer, a
+# dunder method). The workers record no such stack.
+LAZY_CALL_MODULES = ("torch.cuda", "torch.xpu", "torch.mtia")
+
+
+def _no_stack(*args: Any, **kwargs: Any) -> list[str]:
+    return ["  (stack not recorded: a KernelBench-X worker takes no frames for queued device calls)\n"]
+
+
+def record_no_lazy_call_stacks() -> None:
+    """Give torch's device backends a ``traceback`` whose ``format_stack`` takes no frames (before
+    the module snapshot, so that rebinding it back is seen)."""
+    import types
+    stand_in = types.ModuleType("kernelbenchx_no_stack")
+    stand_in.format_stack = _no_stack
+    for name in LAZY_CALL_MODULES:
+        module = sys.modules.get(name)
+        if module is not None and isinstance(vars(module).get("traceback"), types.ModuleType):
+            module.traceback = stand_in
 
 
 def import_lazy_library_modules() -> None:
