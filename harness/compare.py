@@ -27,11 +27,19 @@ def _as_tensor(x: Any) -> torch.Tensor | None:
     return None
 
 
+def _what(value: Any) -> str:
+    """A value's kind for a message: a placeholder the worker saved for a value it does not read
+    ("<a value of type X>", harness/invoke.py) names that type, not str."""
+    if isinstance(value, str) and value.startswith("<a value of type ") and value.endswith(">"):
+        return value[1:-1] + " (return tensors, numbers, or tuples, lists or dicts of them)"
+    return type(value).__name__
+
+
 def compare_outputs(out: Any, ref: Any, tolerances: dict | None = None, where: str = "output") -> str | None:
     """Return ``None`` when ``out`` matches ``ref``, else a one-line reason naming the first bad leaf."""
     if _is_seq(ref):
         if not _is_seq(out):
-            return f"{where}: expected a tuple of {len(ref)} values, got {type(out).__name__}"
+            return f"{where}: expected a tuple of {len(ref)} values, got {_what(out)}"
         if len(out) != len(ref):
             return f"{where}: expected {len(ref)} values, got {len(out)}"
         for i, (o, r) in enumerate(zip(out, ref)):
@@ -40,7 +48,7 @@ def compare_outputs(out: Any, ref: Any, tolerances: dict | None = None, where: s
                 return msg
         return None
     if ref is None:
-        return None if out is None else f"{where}: expected None, got {type(out).__name__}"
+        return None if out is None else f"{where}: expected None, got {_what(out)}"
     if is_digest(ref):  # an argument the reference leaves alone, kept as a digest (harness/kept.py)
         return None if out == ref else (f"{where}: the call changed it (the reference leaves it as it was "
                                         "given; its bytes differ from the inputs')")
@@ -52,7 +60,7 @@ def compare_outputs(out: Any, ref: Any, tolerances: dict | None = None, where: s
         return None if out == ref else f"{where}: expected {ref!r}, got {out!r}"
     ot = _as_tensor(out)
     if ot is None:
-        return f"{where}: expected a tensor, got {type(out).__name__}"
+        return f"{where}: expected a tensor, got {_what(out)}"
     if isinstance(ref, torch.Tensor) and not isinstance(out, torch.Tensor):
         return f"{where}: expected a tensor, got {type(out).__name__}"
     if ot.shape != rt.shape:

@@ -78,15 +78,14 @@ class TooManyValues(ValueError):
 # No task's result and arguments hold more than a few hundred values (tensors, numbers, containers);
 # a call that returns more is wrong anyway, and saving and judging them all would cost the harness.
 MAX_VALUES = 10_000
-_RETURN_TYPES = frozenset(t for t in vars(torch.return_types).values() if isinstance(t, type) and issubclass(t, tuple))
 _SCALARS = frozenset({bool, int, float, str, complex, type(None), torch.dtype, torch.device, torch.Size})
 
 
 def _plain(obj: Any, budget: list[int]) -> Any:
     """``obj`` rebuilt from exact built-in types only (so reading it runs no code of a submission's:
     no subclass's ``detach``, ``__iter__`` or ``__class__`` property): plain tensors detached,
-    namedtuples (torch.return_types) and lists as tuples, dicts, scalars; any other value becomes a
-    placeholder naming its type. A tensor subclass raises :class:`ForeignValue`; more values than
+    tuples of any class (namedtuples, torch.return_types: read with tuple's own iterator) and lists
+    as tuples, dicts, scalars; any other value becomes a placeholder naming its type. A tensor subclass raises :class:`ForeignValue`; more values than
     ``budget[0]`` (counted down) raise :class:`TooManyValues`."""
     budget[0] -= 1
     if budget[0] < 0:
@@ -96,14 +95,14 @@ def _plain(obj: Any, budget: list[int]) -> Any:
         return obj.detach()
     if issubclass(kind, torch.Tensor):
         raise ForeignValue(f"tampering: a value of type {_name(kind)!r}, a torch.Tensor subclass (return plain tensors)")
+    if kind in _SCALARS:  # (torch.Size among them, a tuple kept as it is)
+        return obj
     if kind is list:
         return tuple(_plain(x, budget) for x in list.__iter__(obj))
-    if kind is tuple or kind in _RETURN_TYPES:
+    if issubclass(kind, tuple):
         return tuple(_plain(x, budget) for x in tuple.__iter__(obj))
     if kind is dict:
         return {k: _plain(v, budget) for k, v in dict.items(obj) if type(k) in _SCALARS}
-    if kind in _SCALARS:
-        return obj
     return f"<a value of type {_name(kind)}>"
 
 
@@ -127,7 +126,7 @@ def not_plain(obj: Any, budget: int = MAX_VALUES) -> str | None:
             continue
         if kind is list:
             stack.extend(list.__iter__(value))
-        elif kind is tuple or kind in _RETURN_TYPES:
+        elif issubclass(kind, tuple):
             stack.extend(tuple.__iter__(value))
         elif kind is dict:
             stack.extend(dict.values(value))

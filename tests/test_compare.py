@@ -135,3 +135,11 @@ def test_comparing_in_chunks_gives_the_verdicts_and_messages_of_one_pass(monkeyp
     # 11 pairs pass (equal, within tolerance, NaN at the same place), the other 19 fail: both kinds covered
     assert (sum(m is None for m in whole), sum(m is not None for m in whole)) == (11, 19)
     assert any("first at [36, 28]" in m for m in whole if m)  # the multi-dimensional index of the last element
+
+
+def test_a_value_the_worker_did_not_read_is_named_by_its_type_not_as_a_string():
+    """A result the worker saves as a placeholder (an object of the submission's class) is reported
+    as that class, with what to return instead, not as the placeholder's str."""
+    msg = compare_outputs("<a value of type Holder>", (torch.ones(1), torch.ones(1)))
+    assert "got a value of type Holder" in msg and "got str" not in msg
+    assert "got a value of type Holder" in compare_outputs("<a value of type Holder>", torch.ones(1))

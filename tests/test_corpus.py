@@ -37,6 +37,7 @@ EXPECTED = {
     "good_autotune_global_configs": ("ok", None, ""),
     "good_common_idioms": ("ok", None, ""),
     "good_device_queries": ("ok", None, ""),
+    "good_wrapper_data_movement": ("ok", None, ""),
 }
 BAD_LINES = [
     ("{not json", "not a valid JSON object"),

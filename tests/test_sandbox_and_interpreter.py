@@ -390,8 +390,10 @@ def test_perf_results_are_mapped_from_the_opened_file_and_refused_like_any_worke
 def test_a_record_is_read_without_running_code_of_the_values_it_holds():
     """Saving a call's record reads exact built-in types only: a tensor subclass is refused before
     any of its methods runs, containers are read with the built-in iterators, other objects become
-    placeholders (subclasses of containers too: neither their iterators nor their repr is called),
-    and a result with too many values is an error."""
+    placeholders (subclasses of lists too: neither their iterators nor their repr is called), a
+    tuple of any class (a namedtuple result, like torch.min's) is read as a tuple with tuple's own
+    iterator, and a result with too many values is an error."""
+    from collections import namedtuple
     from harness.invoke import CallRecord, ForeignValue, TooManyValues
     ran = []
 
@@ -410,10 +412,18 @@ def test_a_record_is_read_without_running_code_of_the_values_it_holds():
             ran.append("repr")
             return "loud"
 
-    record = CallRecord((torch.ones(2), [torch.zeros(1)], Liar([torch.zeros(1)]), Loud()), [], {}, [])
+    class MinResult(namedtuple("MinResult", ["values", "indices"])):
+        def __iter__(self):
+            ran.append("namedtuple iter")
+            return iter(())
+
+    record = CallRecord((torch.ones(2), [torch.zeros(1)], Liar([torch.zeros(1)]), Loud(),
+                         MinResult(torch.ones(3), torch.zeros(3, dtype=torch.long))), [], {}, [])
     payload = record.to_payload()
     assert payload["output"][1][0].shape == (1,)
-    assert payload["output"][2:] == ("<a value of type Liar>", "<a value of type Loud>")
+    assert payload["output"][2:4] == ("<a value of type Liar>", "<a value of type Loud>")
+    values, indices = payload["output"][4]
+    assert type(payload["output"][4]) is tuple and values.shape == (3,) and indices.dtype == torch.long
     with pytest.raises(ForeignValue):
         CallRecord(torch.ones(2).as_subclass(Sub), [], {}, []).to_payload()
     with pytest.raises(TooManyValues):
@@ -421,9 +431,11 @@ def test_a_record_is_read_without_running_code_of_the_values_it_holds():
     assert ran == []
 
 
-def test_globals_named_only_in_a_kernels_decorators_are_not_kernel_globals():
+def test_globals_named_only_in_a_kernels_decorators_or_defaults_are_not_kernel_globals():
     """``@triton.autotune(configs=CONFIGS)`` names a module global outside the kernel's body: the
-    compiler never sees it, so the interpreter's rule must not refuse it either."""
+    compiler never sees it; an argument's default (``BLOCK: tl.constexpr = DEFAULT_BLOCK``) may be
+    any global (the compiler reads defaults with that rule off). The interpreter's rule must not
+    refuse either."""
     import triton
     import triton.language as tl
 
@@ -434,9 +446,10 @@ def test_globals_named_only_in_a_kernels_decorators_are_not_kernel_globals():
         import triton.language as tl
         CONFIGS = [triton.Config({"BLOCK": 64})]
         SCALE = 2.0
+        DEFAULT_WIDTH = 16
         @triton.autotune(configs=CONFIGS, key=[])
         @triton.jit
-        def kernel(x_ptr, BLOCK: tl.constexpr):
+        def kernel(x_ptr, BLOCK: tl.constexpr, WIDTH: tl.constexpr = DEFAULT_WIDTH):
             tl.store(x_ptr + tl.arange(0, BLOCK), SCALE)
     """)
     path = Path(tempfile.mkdtemp()) / "decorated.py"  # inspect.getsource reads the file

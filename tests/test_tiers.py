@@ -142,3 +142,21 @@ def test_a_worker_that_dies_keeps_the_cases_it_finished(tmp_path):
     labels = [c["label"] for c in job["cases"]]
     assert labels and "transposed" not in labels and all(c["status"] == "ok" for c in job["cases"])
     assert job["cases_passed"]["core"] > 0 and not job["exe_core_ok"]
+
+
+def test_a_case_whose_answer_is_zeros_or_empty_needs_no_launch_others_do():
+    """A wrapper may return a zeroed or empty buffer without launching (attention over no keys,
+    dropout with p=1, a sum over an empty dim); any other answer from non-empty inputs needs one."""
+    from harness.invoke import CallRecord
+    from harness.run.judge import _has_work
+    from harness.taskdef import Case
+    q, no_keys = torch.randn(1, 1, 8, 16), torch.randn(1, 1, 0, 16)
+    case = Case("empty-keys", q, no_keys, no_keys)
+    record = lambda out: CallRecord(out, [], {}, [None])  # noqa: E731
+    assert not _has_work(case, record(torch.zeros(1, 1, 8, 16)))
+    assert not _has_work(case, record((torch.zeros(3), torch.empty(0))))
+    assert not _has_work(Case("empty", torch.empty(0, 4)), record(torch.full((4,), 7.0)))
+    assert _has_work(case, record(torch.full((1, 1, 8, 16), 1e-30)))
+    assert _has_work(case, record((torch.zeros(3), torch.ones(1))))
+    assert _has_work(case, record(torch.full((2,), float("nan"))))
+    assert _has_work(Case("no tensors", 5), record(torch.rand(5)))

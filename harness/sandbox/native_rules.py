@@ -52,9 +52,12 @@ def non_constexpr_globals(fn, tl, jit_types: tuple[type, ...]) -> list[tuple[str
         tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
     except (OSError, TypeError, SyntaxError):  # no source: nothing to check (the interpreter needs it anyway)
         return []
-    for node in ast.walk(tree):  # the decorators (@triton.autotune(configs=CONFIGS)) are not kernel code
+    for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            # the decorators (@triton.autotune(configs=CONFIGS)) are not kernel code, and the compiler
+            # reads any global in an argument's default (``BLOCK: tl.constexpr = DEFAULT_BLOCK``)
             node.decorator_list = []
+            node.args.defaults, node.args.kw_defaults = [], []
     local = _local_names(tree) | set(fn.__code__.co_freevars)
     seen, found = set(), []
     for node in ast.walk(tree):

@@ -1,0 +1,64 @@
+"""What the op monitor counts as PyTorch compute in a submission's wrapper: data movement and the
+profiler's labels are not, any arithmetic is, and an operator of another namespace is whatever its
+name (its kernel runs below the monitor)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from harness.sandbox.integrity import TorchOpMonitor
+
+
+def _watched(work) -> list[str]:
+    monitor = TorchOpMonitor(forbid_host_transfer=False)
+    with monitor:
+        work()
+    return monitor.forbidden
+
+
+class _PlainSGD(torch.optim.Optimizer):
+    """An optimizer whose step does only data movement (its arithmetic would be a Triton kernel's):
+    torch.optim.Optimizer wraps every step in a profiler label."""
+
+    def __init__(self, params):
+        super().__init__(params, {"lr": 0.1})
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        for group in self.param_groups:
+            for p in group["params"]:
+                p.copy_(p.clone())
+
+
+def test_data_movement_and_profiler_labels_are_not_compute():
+    x = torch.randn(10, 7)
+    param = torch.nn.Parameter(torch.randn(5))
+    work = {
+        "chunks joined": lambda: torch.cat([c.clone() for c in x.split(4)]),
+        "stacked": lambda: torch.stack([x, x]),
+        "padded to a block": lambda: F.pad(x.reshape(-1), (0, 2), value=0.0)[:70],
+        "labelled": lambda: torch.profiler.record_function("my_kernel").__enter__().__exit__(None, None, None),
+        "optimizer step": lambda: _PlainSGD([param]).step(),
+    }
+    for what, run in work.items():
+        assert _watched(run) == [], what
+
+
+@pytest.mark.parametrize("op, name", [
+    (lambda x: torch.relu(x), "relu"),
+    (lambda x: torch.cat([x, x]) * 2, "mul"),
+    (lambda x: F.pad(x, (1, 1), mode="reflect"), "reflection_pad1d"),
+])
+def test_arithmetic_is_compute(op, name):
+    x = torch.randn(3, 8)
+    assert name in _watched(lambda: op(x))
+
+
+def test_another_namespaces_operator_named_like_a_label_is_compute():
+    lib = torch.library.Library("kbx_monitor_test", "DEF")
+    lib.define("_record_function_enter_new(Tensor x) -> Tensor")
+    lib.impl("_record_function_enter_new", lambda x: x.relu(), "CPU")
+    op, x = torch.ops.kbx_monitor_test._record_function_enter_new, torch.randn(4)
+    assert _watched(lambda: op(x)) == ["kbx_monitor_test::_record_function_enter_new"]
