@@ -9,7 +9,12 @@
 # also: the guard's refusals to library frames while the submission runs (frameless callables), the
 # launch stand-ins answered through the guard's hook, and the harness's classes made immutable, none
 # of which has run natively yet (Triton's native compile path must still start ptxas and load its
-# launcher: call_exe shows it).
+# launcher: call_exe shows it). Since the afternoon of 2026-12-05, also never run natively:
+# frame-taking lines limited to their bytecode instruction and to moments with no garbage
+# collection running (Triton's compile-error filter on Python 3.12: corpus kernel_error), the hook
+# refusing whatever is audited while it decides (with the collector off while it runs), and the
+# wrapper allowances (cat, constant padding, record_function under the GPU trace: corpus
+# good_wrapper_data_movement).
 #   bash benchmarks/device_verify_guards.sh     (on the device: $OUT set, packages on PYTHONPATH)
 # Writes $OUT/verify_guards.tgz and prints a digest. A perf suite (device_suite.sh) then gives the
 # spread of timed_over_check_busy: python benchmarks/check_busy_table.py <journal>.

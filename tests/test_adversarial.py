@@ -169,7 +169,7 @@ EXPECTED = {
     "swapped_seed_tracker_on_frame_taking_line": ("integrity", "exe", "torch_fallback:relu"),
     # ... or a finalizer with no frame of its own, run by a collection tuned to start while such a line
     # is at that instruction (exe ok at 54a0046): the lazy-call stacks are not formatted in workers,
-    # and the remaining lines take frames only while the collector is off (as the worker keeps it)
+    # and the remaining lines take frames only while no collection is running
     "finalizer_gadget_on_frame_taking_line": ("integrity", "exe", "torch_fallback:relu"),
     # code the guard ran unawares inside its own check (a collection started by its allocations ran a
     # finalizer; a str subclass as a code object's file name was hashed), where every audited event

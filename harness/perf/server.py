@@ -338,7 +338,6 @@ class PerfServer:
         try:
             try:
                 with monitor:
-                    _COLLECTOR_OFF()  # as in the worker's calls: library lines may take frames only then
                     record = call_case(self.sides[command["side"]], case.buffers)
                     # no collection until the result is kept (copied): see _COLLECTOR_OFF
                     _COLLECTOR_OFF()

@@ -466,11 +466,17 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     # thread -> LOOKING while the hook takes its caller's frame, DECIDING while it decides (see hook)
     inside: dict[int, int] = {}
     LOOKING, DECIDING = 2, 1
-    # threads whose event came while the collector was on: a collection can start at any allocation
-    # and run finalizers of anyone's (callables with no frame of their own among them) with whatever
-    # frame is innermost, a frame-taking line's or a library's being imported, so neither may take
-    # frames then (the worker keeps the collector off while the submission is called)
-    collector_on: set[int] = set()
+    gc_collect, gc_stats = gc.collect, gc.get_stats
+
+    def collecting() -> bool:
+        """Whether a garbage collection is running now, with its finalizers, weakref and gc callbacks
+        (of anyone's, callables with no frame of their own among them) running inside it with
+        whatever frame was innermost when it started: a frame-taking line's, or a library's being
+        imported. Asking for a collection of the youngest generation does nothing then (CPython
+        runs one collection at a time), and collects it otherwise."""
+        before = gc_stats()[0]["collections"]
+        gc_collect(0)
+        return gc_stats()[0]["collections"] == before
     gc_enabled, gc_disable, gc_enable = gc.isenabled, gc.disable, gc.enable
 
     def under(path: str, roots: tuple) -> bool:
@@ -660,14 +666,14 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             return (f"the harness's {site_name(site)} asked for it, which it never does once armed (a callable of "
                     "the submission's with no frame of its own, run there, would)")
         depth_name = frame_takers.get((site.f_code.co_filename, site.f_lineno), False) if frame_access else False
-        collector_off = get_ident() not in collector_on
-        if (depth_name is None or (depth_name and type_(site.f_locals.get(depth_name)) is int_)) and collector_off \
-                and takes_frames_itself(site, frame) and (environment_changed is None or not environment_changed()):
+        if (depth_name is None or (depth_name and type_(site.f_locals.get(depth_name)) is int_)) \
+                and takes_frames_itself(site, frame) and (environment_changed is None or not environment_changed()) \
+                and not collecting():
             # (nothing the line calls may have been rebound: traceback.format_stack or walk_stack set
             # to a callable with no frame of its own ran there as the line itself: rebind_format_stack)
             return None
         if submission_on_stack(site):
-            if importing_library(frame) and collector_off:
+            if importing_library(frame) and not collecting():
                 # a module's own code as it is imported (checked when the import began: nothing it
                 # might call was rebound, no finder added: import_environment_check)
                 return None
@@ -853,10 +859,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             return
         # The collector stays off while the hook runs: a finalizer it ran here would run inside
         # the decision (and be refused there, whatever it is)
-        collecting = gc_enabled()
+        collector_was_on = gc_enabled()
         gc_disable()
-        if collecting:
-            collector_on.add(ident)
         inside[ident] = LOOKING
         try:
             frame = getframe(1)
@@ -872,8 +876,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             decide(event, args, frame)
         finally:
             inside.pop(ident, None)
-            if collecting:
-                collector_on.discard(ident)
+            if collector_was_on:
                 gc_enable()
 
     def inside_decision(event: str) -> None:

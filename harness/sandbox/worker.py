@@ -196,17 +196,11 @@ def run(job: dict, reporter: EventWriter) -> None:
 
     # which code this process imports: the parent checks it is the job's own (run/runner.py)
     reporter.emit(protocol.STAGE, stage=protocol.LOAD, sandbox=sandbox, source_sha256=_sha256_of(submission))
-    # The collector is off while the submission's code runs (its import, each call): a collection
-    # runs finalizers of anyone's with whatever frame is innermost, and the guard lets library lines
-    # that take frames for their bookkeeping do so only while it is off.
-    collector_off()
     try:
         module = load_submission(submission)
     except BaseException as exc:  # noqa: BLE001 - SystemExit / KeyboardInterrupt from a submission too
         reporter.emit(protocol.REPORT, stage=protocol.LOAD, status=_status_of(exc), detail=format_error(exc, str(submission)))
         return
-    finally:
-        collector_on()
     try:
         _unchanged(snapshot, modes, launch_check, "at import")
     except PermissionError as exc:
@@ -252,7 +246,6 @@ def run(job: dict, reporter: EventWriter) -> None:
                     with trace:
                         with monitor:
                             depth = modes.dispatch_depth()
-                            collector_off()  # until the result is saved (see the import above, and below)
                             try:
                                 record = call_case(fn, args)
                             except Exception as exc:  # noqa: BLE001 - the case fails; the others still run
@@ -260,8 +253,7 @@ def run(job: dict, reporter: EventWriter) -> None:
                             else:
                                 # No collection until the result is saved: a collection runs the
                                 # submission's gc callbacks and finalizers, which, once the monitors
-                                # stop, could rewrite the result unseen before its bytes are written
-                                # (off again: the submission may have turned it on).
+                                # stop, could rewrite the result unseen before its bytes are written.
                                 collector_off()
                                 # Still watched: no mode of the submission's may answer the reads,
                                 # and its values are rebuilt from exact types (no subclass code runs).

@@ -3,7 +3,7 @@
 # while a library line that may take frames is at its frame-taking instruction (torch formatting the
 # stack of a queued device call; torch.library noting where a library is defined): the gadget took
 # frames with the line's authority and emptied the op monitor (exe ok with torch.relu). Now those
-# stacks are not formatted in workers, and library lines take frames only while the collector is off.
+# stacks are not formatted in workers, and library lines take frames only while no collection runs.
 import functools
 import gc
 import sys
@@ -36,7 +36,7 @@ def _frame_taking_lines():
 def _monitor():
     tries = list(_BEST) if _BEST else ([] if _GAVE_UP else range(1, 40))
     _GAVE_UP.append(True)
-    gc.enable()  # the worker turns it off during calls
+    gc.enable()  # (should it be off)
     old = gc.get_threshold()
     for n in tries:
         _FRAMES.clear()

@@ -39,7 +39,7 @@ def _monitor():
     _FOUND.clear()
     tries = list(_BEST) if _BEST else ([] if _GAVE_UP else range(1, 40))
     _GAVE_UP.append(True)
-    gc.enable()  # the worker turns it off during calls
+    gc.enable()  # (should it be off)
     old = gc.get_threshold()
     for n in tries:
         gc.collect()
