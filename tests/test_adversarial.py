@@ -176,6 +176,9 @@ EXPECTED = {
     # passed as the guard's own lookup (exe ok at 54a0046)
     "finalizer_inside_guard_check": ("integrity", "exe", "torch_fallback:relu"),
     "str_subclass_file_name": ("integrity", "exe", "torch_fallback:relu"),
+    # the collector's DEBUG_SAVEALL flag: unreachable objects, a finished frame among them, kept in
+    # gc.garbage with no audit event (exe ok at d9f994e); gc.set_debug goes to library callers only
+    "collector_keeps_frames": ("integrity", "exe", "torch_fallback:relu"),
     # a harness dataclass's generated __init__ run with exec, then given the submission's code (it ran
     # on every call's result at ef7ecd7)
     "own_harness_dataclass_init": ("integrity", "call", "rebind __code__ of a library type or function"),

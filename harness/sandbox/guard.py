@@ -129,6 +129,8 @@ PROXY_REASONS = {f"torch._C.{JITERATOR_LAUNCH}": "torch.cuda.jiterator compiles 
                                  "print or format a tensor's values, or call torch code that takes the harness's "
                                  "monitor off the dispatch stack (a higher-order operator's handler): what runs "
                                  "there is unseen"),
+                 "gc.set_debug": "with DEBUG_SAVEALL the collector keeps every unreachable object in gc.garbage, "
+                 "frames among them, with no audit event (a frame's f_back leads to the harness's)",
                  **dict.fromkeys(("os.memfd_create", "posix.memfd_create"),
                                  "a memory-backed file takes memory no limit of the worker's counts"),
                  **dict.fromkeys(("os.pipe", "os.pipe2", "posix.pipe", "posix.pipe2", "_socket.socketpair",
@@ -368,7 +370,11 @@ def _proxied_names() -> list[tuple[str, str]]:
              # pipes and socket pairs: kernel buffers outside that limit too (a pipe's grows to 1 MiB
              # and more as root), and a socket pair passes open files past the disk watch
              ("os", "pipe"), ("os", "pipe2"), ("posix", "pipe"), ("posix", "pipe2"),
-             ("_socket", "socketpair"), ("socket", "socketpair")]
+             ("_socket", "socketpair"), ("socket", "socketpair"),
+             # the collector's debug flags: with DEBUG_SAVEALL every unreachable object it finds (a
+             # finished frame in a cycle of the submission's own making among them) goes to
+             # gc.garbage, a plain list, with no audit event on the way
+             ("gc", "set_debug")]
     return [(m, a) for m, a in names if m in sys.modules and hasattr(sys.modules[m], a)]
 
 
