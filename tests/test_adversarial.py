@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -179,6 +180,15 @@ EXPECTED = {
     # the collector's DEBUG_SAVEALL flag: unreachable objects, a finished frame among them, kept in
     # gc.garbage with no audit event (exe ok at d9f994e); gc.set_debug goes to library callers only
     "collector_keeps_frames": ("integrity", "exe", "torch_fallback:relu"),
+    # torch's open table of per-(operator, mode class) dispatch rules: a rule for the monitor's class
+    # ran torch.relu unseen, or was handed the monitor (exe ok at 17b6501); the worker seals the lookup
+    "dispatch_rule_for_monitor": ("integrity", "exe", "torch_fallback:relu"),
+    "dispatch_rule_hands_monitor": ("integrity", "exe", "torch_fallback:relu"),
+    # a torch function that returns the dispatch-mode stack handed over the monitor (exe ok at 17b6501)
+    "library_returns_mode_stack": ("integrity", "exe", "torch_fallback:relu"),
+    # a closure cell of the launch counter's context manager, swapped: the counter handed itself to
+    # the submission, which forged launches (exe ok with no kernel at 17b6501)
+    "launch_counter_from_closure_cell": ("integrity", "exe", "torch_fallback:relu"),
     # a harness dataclass's generated __init__ run with exec, then given the submission's code (it ran
     # on every call's result at ef7ecd7)
     "own_harness_dataclass_init": ("integrity", "call", "rebind __code__ of a library type or function"),
@@ -773,3 +783,28 @@ def test_every_frame_taking_line_installed_has_its_frame_taking_instruction_foun
             # the one frame-taking call, or (the tb_frame read) none of the line's calls
             assert len(taken) == (1 if "tb.tb_frame" not in open(path).read().splitlines()[number - 1] else 0), \
                 (path, number, [(i.opname, i.offset, i.argval) for i in on_line])
+
+
+def test_dispatch_rules_cannot_stand_in_for_the_op_monitor():
+    """torch calls a registered per-(operator, mode class) rule instead of the mode's own
+    __torch_dispatch__; after sealing (as each worker does before the submission is imported), a
+    rule for the op monitor's class is never found, and the seal reports that torch uses it. In a
+    fresh process: torch's C++ keeps the first lookup function it meets."""
+    script = textwrap.dedent("""
+        import torch
+        from torch._library.simple_registry import singleton
+        from torch.utils._python_dispatch import BaseTorchDispatchMode
+        from harness.sandbox.dispatch_rules import seal_dispatch_rules
+        from harness.sandbox.integrity import TorchOpMonitor
+        assert seal_dispatch_rules((TorchOpMonitor,)) is True
+        singleton.find("aten::relu").torch_dispatch_rules.register(TorchOpMonitor, BaseTorchDispatchMode.__torch_dispatch__)
+        x = torch.randn(4)
+        monitor = TorchOpMonitor(forbid_host_transfer=False)
+        with monitor:
+            torch.relu(x)
+        print(monitor.forbidden)
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "['relu']"

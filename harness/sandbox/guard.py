@@ -137,6 +137,24 @@ PROXY_REASONS = {f"torch._C.{JITERATOR_LAUNCH}": "torch.cuda.jiterator compiles 
                                   "socket.socketpair"),
                                  "kernel buffers take memory no limit of the worker's counts, and a socket "
                                  "passes open files past the disk watch")}
+# The dispatch-mode stack's accessors hand out the modes on it, the harness's op monitor among them
+# (whoever holds it can take it off the stack and put it back, or read and edit its findings). While
+# the submission is on the stack only these lines of torch's may call them (file under torch, the
+# line's text): each inspects what it reads, or, in the accessors' own bodies, hands it to one of
+# these. torch.fx's get_torch_dispatch_modes() returns the stack to its caller, and so handed the
+# monitor to the submission (library_returns_mode_stack.py).
+MODE_STACK_ACCESSORS = frozenset({"torch._C._get_dispatch_stack_at", "torch._C._get_dispatch_mode",
+                                  "torch.utils._python_dispatch._get_current_dispatch_mode",
+                                  "torch.utils._python_dispatch._get_current_dispatch_mode_stack"})
+MODE_STACK_READERS = frozenset({
+    ("utils/_python_dispatch.py", "mode = _get_dispatch_stack_at(idx)"),  # is_in_torch_dispatch_mode
+    ("utils/_python_dispatch.py", "return _get_dispatch_stack_at(stack_len - 1)"),
+    ("utils/_python_dispatch.py", "return [_get_dispatch_stack_at(i) for i in range(stack_len)]"),
+    ("utils/_python_dispatch.py", "post_dispatch_mode = torch._C._get_dispatch_mode(key)"),  # infra modes only
+    ("_ops.py", "curr_mode = _get_current_dispatch_mode()"),  # higher-order operators' own dispatch
+    ("_ops.py", "curr_mode = type(_get_current_dispatch_mode())"),
+    ("nn/modules/activation.py", "torch.utils._python_dispatch._get_current_dispatch_mode_stack()"),
+})
 TRUSTED_PACKAGES = ("torch", "triton", "numpy", "harness")
 # Standard-library modules that compile generated source on their caller's behalf (namedtuple,
 # dataclasses, typing, enum), or source into a syntax tree only (ast.parse: Triton's interpreter
@@ -439,6 +457,9 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     library_key, operator_namespaces = LIBRARY_KEY, operator_namespaces_now()
     data_constructors = dict(DATA_CONSTRUCTORS)
     with_submission_on_stack = REFUSED_WITH_SUBMISSION_ON_STACK
+    torch_root = _package_dir("torch")
+    mode_stack_readers = frozenset((f"{torch_root}/{f}", text.encode()) for f, text in MODE_STACK_READERS) \
+        if torch_root else frozenset()
     proxy_reasons, default_reason = dict(PROXY_REASONS), ("it would blind the harness's monitors, or run code of its "
                                                           "own at any moment: a thread, a signal handler")
     plain_data = plain_data_check() if "torch" in sys.modules else (lambda data, device: None)
@@ -809,6 +830,14 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 return False
         return True
 
+    def reads_mode_stack_itself(frame) -> bool:
+        """Whether the library line asking for a dispatch-mode stack accessor is one of
+        :data:`MODE_STACK_READERS` (it inspects what it reads, hands it to nobody)."""
+        site = asking_frame(frame)
+        if site is None:
+            return False
+        return (site.f_code.co_filename, source_line(site.f_code.co_filename, site.f_lineno).strip()) in mode_stack_readers
+
     def refuse(what: str) -> None:
         raise Refusal(f"guard: the submission may not {what}")
 
@@ -932,6 +961,10 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                            "PyTorch's dispatch hooks off (pass numbers, lists of numbers or NumPy arrays)")
             elif deciding(frame.f_back) == 2 or (key in with_submission_on_stack and submission_on_stack(frame.f_back)):
                 refuse(f"call {key} ({proxy_reasons.get(key, default_reason)})")
+            elif key in MODE_STACK_ACCESSORS and not reads_mode_stack_itself(frame.f_back) \
+                    and submission_on_stack(frame.f_back):
+                refuse(f"have torch read the dispatch-mode stack for it ({key} called from "
+                       f"{site_name(asking_frame(frame.f_back))}: the harness's monitor is on that stack)")
             else:
                 site = asking_frame(frame.f_back)
                 own_use = site is not None and harness_proxy_uses.get(

@@ -17,9 +17,9 @@ from __future__ import annotations
 import operator
 import sys
 import threading
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from types import MappingProxyType
-from typing import Any, Iterator
+from typing import Any
 
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
@@ -43,6 +43,21 @@ ALLOWED_WRAPPER_OPS = frozenset({
     "_local_scalar_dense", "item", "is_nonzero", "sym_size", "sym_stride", "sym_numel", "sym_storage_offset",
     "promote_types", "result_type", "can_cast", "is_same_size", "size", "stride", "dim", "numel",
 })
+
+
+class _Launching:
+    """The context one counted launch runs in: how deep in launches this thread is."""
+
+    __slots__ = ("_depth",)
+
+    def __init__(self, depth: Any) -> None:
+        self._depth = depth
+
+    def __enter__(self) -> None:
+        self._depth.n = getattr(self._depth, "n", 0) + 1
+
+    def __exit__(self, *exc: Any) -> None:
+        self._depth.n -= 1
 
 
 # Raised by the launch stand-ins below: the worker's guard hands each to the LaunchCounter it holds
@@ -132,13 +147,10 @@ class LaunchCounter:
     def in_launch(self) -> bool:
         return getattr(self._depth, "n", 0) > 0
 
-    @contextmanager
-    def _launching(self) -> Iterator[None]:
-        self._depth.n = getattr(self._depth, "n", 0) + 1
-        try:
-            yield
-        finally:
-            self._depth.n -= 1
+    def _launching(self) -> "_Launching":
+        # a class, not @contextmanager: contextlib's helper keeps the generator function in a closure
+        # cell, which the submission could swap (no audit event) to be handed this counter
+        return _Launching(self._depth)
 
     def launch(self, key: str, kernel: Any, args: tuple, kwargs: dict) -> tuple[Any, Any]:
         """Check and count one launch through the stand-in ``key``; returns what it runs and the
@@ -254,14 +266,15 @@ class TorchOpMonitor(TorchDispatchMode):
         """``watching``: while this mode is entered, it holds the dispatch-mode stack's depth with this
         mode on it (the guard's watch refuses the submission's code running below that depth: torch
         code that takes the modes off the stack, its tensor printing say, then calls it back)."""
-        super().__init__()
+        # (the base named, not super(): its __class__ cell could be swapped with no audit event)
+        TorchDispatchMode.__init__(self)
         self.forbid_host_transfer = forbid_host_transfer
         self.forbidden: list[str] = []
         self.scalar_ops: dict[str, int] = {}
         self._watching = watching
 
     def __enter__(self):
-        entered = super().__enter__()
+        entered = TorchDispatchMode.__enter__(self)
         if self._watching is not None:
             self._watching.append(self.stack_depth())
         return entered
@@ -269,7 +282,7 @@ class TorchOpMonitor(TorchDispatchMode):
     def __exit__(self, *exc):
         if self._watching:
             self._watching.pop()
-        return super().__exit__(*exc)
+        return TorchDispatchMode.__exit__(self, *exc)
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}

@@ -159,6 +159,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     from harness.invoke import call_case, clone_case
     from harness.taskdef import map_tensors
     from harness.sandbox.autotune import config_count, find_autotuners, pinned_configs
+    from harness.sandbox.dispatch_rules import seal_dispatch_rules
     from harness.sandbox.gpu_trace import KernelTrace, triton_kernel_names
     from harness.sandbox.frozen_types import freeze_for_worker
     from harness.sandbox.guard import (arm, import_environment_check, install_proxies, policy_for,
@@ -184,6 +185,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     launches.install()
     watching: list[int] = []  # the monitors' stack depths while they watch (TorchOpMonitor, watch_dispatch_keys)
     keys_watched = watch_dispatch_keys(str(submission), watching, policy)
+    rules_sealed = seal_dispatch_rules((TorchOpMonitor,))  # (it runs a mode: before the proxies)
     originals = install_proxies()
     record_no_lazy_call_stacks()
     snapshot = ModuleSnapshot()
@@ -192,7 +194,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     arm(policy, originals, launch_check.compiler_state_changed, launches.router(), import_environment_check(snapshot.changed),
         STAND_IN_CODES)
     scrub_modules()
-    sandbox += "+guard" + ("+keys" if keys_watched else "") + ("+frozen" if frozen else "")
+    sandbox += "+guard" + ("+keys" if keys_watched else "") + ("+frozen" if frozen else "") + ("+rules" if rules_sealed else "")
 
     # which code this process imports: the parent checks it is the job's own (run/runner.py)
     reporter.emit(protocol.STAGE, stage=protocol.LOAD, sandbox=sandbox, source_sha256=_sha256_of(submission))
