@@ -189,6 +189,9 @@ EXPECTED = {
     # a closure cell of the launch counter's context manager, swapped: the counter handed itself to
     # the submission, which forged launches (exe ok with no kernel at 17b6501)
     "launch_counter_from_closure_cell": ("integrity", "exe", "torch_fallback:relu"),
+    # an operator object in torch.ops replaced by one dressed as aten::clone that runs torch.relu: the
+    # monitor read its claimed name and called it (exe ok at e3ca179); now known by identity only
+    "forged_operator_object": ("integrity", "exe", "not PyTorch's"),
     # a harness dataclass's generated __init__ run with exec, then given the submission's code (it ran
     # on every call's result at ef7ecd7)
     "own_harness_dataclass_init": ("integrity", "call", "rebind __code__ of a library type or function"),

@@ -62,3 +62,30 @@ def test_another_namespaces_operator_named_like_a_label_is_compute():
     lib.impl("_record_function_enter_new", lambda x: x.relu(), "CPU")
     op, x = torch.ops.kbx_monitor_test._record_function_enter_new, torch.randn(4)
     assert _watched(lambda: op(x)) == ["kbx_monitor_test::_record_function_enter_new"]
+
+
+def test_an_operator_object_is_known_by_identity_and_runs_what_pytorch_runs():
+    """torch hands a mode the operator object it reads by name from torch.ops, where the submission
+    can put an object that claims to be an allowed op (``aten::clone``) and computes: it is compute.
+    A genuine allowed op whose ``_op`` was replaced runs PyTorch's own kernel, not the replacement."""
+    import functools
+    import types
+
+    x = torch.randn(6)
+    forged = functools.partial(torch.relu)
+    forged.namespace, forged.overloadpacket, forged._schema = "aten", types.SimpleNamespace(__name__="clone"), None
+    monitor = TorchOpMonitor(forbid_host_transfer=False)
+    with monitor:
+        monitor.__torch_dispatch__(forged, [], (x,), {})
+    assert monitor.forbidden and "not PyTorch's" in monitor.forbidden[0]
+
+    clone = torch.ops.aten.clone.default
+    real = clone._op
+    clone._op = lambda t, **kwargs: torch.relu(t)
+    try:
+        monitor = TorchOpMonitor(forbid_host_transfer=False)
+        with monitor:
+            out = monitor.__torch_dispatch__(clone, [], (x,), {})
+    finally:
+        clone._op = real
+    assert monitor.forbidden == [] and torch.equal(out, x)
