@@ -139,8 +139,8 @@ PROXY_REASONS = {f"torch._C.{JITERATOR_LAUNCH}": "torch.cuda.jiterator compiles 
                                  "passes open files past the disk watch")}
 # The dispatch-mode stack's accessors hand out the modes on it, the harness's op monitor among them
 # (whoever holds it can take it off the stack and put it back, or read and edit its findings). While
-# the submission is on the stack only these lines of torch's may call them (file under torch, the
-# line's text): each inspects what it reads, or, in the accessors' own bodies, hands it to one of
+# the submission is on the stack and the stack holds a mode, only these lines of torch's may call
+# them (file under torch, the line's text): each inspects what it reads, or, in the accessors' own bodies, hands it to one of
 # these. torch.fx's get_torch_dispatch_modes() returns the stack to its caller, and so handed the
 # monitor to the submission (library_returns_mode_stack.py).
 MODE_STACK_ACCESSORS = frozenset({"torch._C._get_dispatch_stack_at", "torch._C._get_dispatch_mode",
@@ -154,6 +154,8 @@ MODE_STACK_READERS = frozenset({
     ("_ops.py", "curr_mode = _get_current_dispatch_mode()"),  # higher-order operators' own dispatch
     ("_ops.py", "curr_mode = type(_get_current_dispatch_mode())"),
     ("nn/modules/activation.py", "torch.utils._python_dispatch._get_current_dispatch_mode_stack()"),
+    ("_guards.py", "for i, m in enumerate(reversed(_get_current_dispatch_mode_stack())):"),  # detect_fake_mode
+    ("_guards.py", "for _, m in enumerate(reversed(_get_current_dispatch_mode_stack())):"),  # (torch.load)
 })
 TRUSTED_PACKAGES = ("torch", "triton", "numpy", "harness")
 # Standard-library modules that compile generated source on their caller's behalf (namedtuple,
@@ -460,6 +462,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     torch_root = _package_dir("torch")
     mode_stack_readers = frozenset((f"{torch_root}/{f}", text.encode()) for f, text in MODE_STACK_READERS) \
         if torch_root else frozenset()
+    torch_c = getattr(sys.modules.get("torch"), "_C", None)
+    mode_stack_depth = getattr(torch_c, "_len_torch_dispatch_stack", None) or (lambda: 0)
     proxy_reasons, default_reason = dict(PROXY_REASONS), ("it would blind the harness's monitors, or run code of its "
                                                           "own at any moment: a thread, a signal handler")
     plain_data = plain_data_check() if "torch" in sys.modules else (lambda data, device: None)
@@ -961,7 +965,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                            "PyTorch's dispatch hooks off (pass numbers, lists of numbers or NumPy arrays)")
             elif deciding(frame.f_back) == 2 or (key in with_submission_on_stack and submission_on_stack(frame.f_back)):
                 refuse(f"call {key} ({proxy_reasons.get(key, default_reason)})")
-            elif key in MODE_STACK_ACCESSORS and not reads_mode_stack_itself(frame.f_back) \
+            elif key in MODE_STACK_ACCESSORS and mode_stack_depth() > 0 and not reads_mode_stack_itself(frame.f_back) \
                     and submission_on_stack(frame.f_back):
                 refuse(f"have torch read the dispatch-mode stack for it ({key} called from "
                        f"{site_name(asking_frame(frame.f_back))}: the harness's monitor is on that stack)")
