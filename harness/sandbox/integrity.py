@@ -273,7 +273,6 @@ class TorchOpMonitor(TorchDispatchMode):
     reachable only through the dispatch-mode stack, whose accessors the guard hands to library
     code alone."""
 
-    ALLOWED = ALLOWED_WRAPPER_OPS
     TRANSFERS = frozenset({"_to_copy", "copy_", "_copy_from"})
     # The bundled solutions need at most 13 scalar reads and 13 fills per call (an iterative SVD's
     # convergence flags); 128 leaves room for honest loops and is far below any real input's size.
@@ -281,7 +280,6 @@ class TorchOpMonitor(TorchDispatchMode):
     # is no rebinding the guard would see)
     SCALAR_OPS = MappingProxyType({"_local_scalar_dense": "scalar reads", "item": "scalar reads",
                                    "is_nonzero": "scalar reads", "fill_": "fills", "zero_": "fills"})
-    NAMESPACES = frozenset({"aten", "prims"})  # operators PyTorch implements; ALLOWED names theirs
     # The profiler's labels (torch.profiler.record_function; torch.optim.Optimizer puts one around
     # every step): no tensors, no compute. Matched as these very overloads (taken before the
     # submission runs; kernels of its own in that namespace are refused by the guard).
@@ -289,6 +287,7 @@ class TorchOpMonitor(TorchDispatchMode):
         getattr(getattr(torch.ops.profiler, name), overload)
         for name, overload in (("_record_function_enter", "default"), ("_record_function_enter_new", "default"),
                                ("_record_function_exit", "default"), ("_record_function_exit", "_RecordFunction")))})
+    # the allowed ops (ALLOWED_WRAPPER_OPS) as PyTorch's own objects, in its own namespaces
     GENUINE = MappingProxyType(_genuine_overloads(ALLOWED_WRAPPER_OPS))
     PLAIN_TYPES = frozenset({torch.Tensor, torch.nn.Parameter})
     MAX_SCALAR_OPS = 128
