@@ -192,6 +192,9 @@ EXPECTED = {
     # an operator object in torch.ops replaced by one dressed as aten::clone that runs torch.relu: the
     # monitor read its claimed name and called it (exe ok at e3ca179); now known by identity only
     "forged_operator_object": ("integrity", "exe", "not PyTorch's"),
+    # relu computed by an allowed copy_ into a quint8 tensor, whose kernel rounds and clamps (exe ok at
+    # 3442f99): allowed ops on quantized, non-strided, negated or conjugated tensors are compute
+    "quantized_copy_clamps": ("integrity", "exe", "quint8"),
     # a harness dataclass's generated __init__ run with exec, then given the submission's code (it ran
     # on every call's result at ef7ecd7)
     "own_harness_dataclass_init": ("integrity", "call", "rebind __code__ of a library type or function"),

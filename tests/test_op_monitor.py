@@ -89,3 +89,15 @@ def test_an_operator_object_is_known_by_identity_and_runs_what_pytorch_runs():
     finally:
         clone._op = real
     assert monitor.forbidden == [] and torch.equal(out, x)
+
+
+def test_allowed_ops_on_tensors_whose_copy_computes_are_compute():
+    """A copy into a quantized tensor rounds and clamps (relu, through quint8), a copy of a
+    negated or conjugated view negates or conjugates: the allowed op's own kernel computes, so it
+    is compute; the same ops on ordinary tensors are not."""
+    x = torch.randn(8)
+    quantized = torch._empty_affine_quantized([8], scale=1.0, zero_point=0, dtype=torch.quint8)
+    assert any("quint8" in f for f in _watched(lambda: quantized.copy_(x)))
+    z = torch.randn(4, dtype=torch.complex64)
+    assert any("conjugate" in f for f in _watched(lambda: z.conj().clone()))
+    assert _watched(lambda: z.clone()) == [] and _watched(lambda: torch.empty(8).copy_(x)) == []

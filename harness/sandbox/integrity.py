@@ -290,6 +290,9 @@ class TorchOpMonitor(TorchDispatchMode):
     # the allowed ops (ALLOWED_WRAPPER_OPS) as PyTorch's own objects, in its own namespaces
     GENUINE = MappingProxyType(_genuine_overloads(ALLOWED_WRAPPER_OPS))
     PLAIN_TYPES = frozenset({torch.Tensor, torch.nn.Parameter})
+    QUANTIZED = frozenset(getattr(torch, name) for name in ("qint8", "quint8", "qint32", "quint4x2", "quint2x4")
+                          if hasattr(torch, name))
+    strided = torch.strided
     MAX_SCALAR_OPS = 128
     Tensor = torch.Tensor
     as_device = torch.device
@@ -332,7 +335,10 @@ class TorchOpMonitor(TorchDispatchMode):
             # own, named like an allowed op, whose kernel runs below this mode, unwatched)
             self.forbidden.append(_operator_name(func)[:120].removeprefix("aten::"))
             return func(*args, **kwargs)
-        if any(t not in self.PLAIN_TYPES for t in types):
+        unusual = self.unusual_operand(args, kwargs)
+        if unusual:
+            self.forbidden.append(f"{name}({unusual})")
+        elif any(t not in self.PLAIN_TYPES for t in types):
             # a tensor subclass's __torch_dispatch__ handles the op next, below this mode (plain
             # tensors bring no types, or torch.Tensor itself)
             foreign = next(t for t in types if t not in self.PLAIN_TYPES)
@@ -345,6 +351,22 @@ class TorchOpMonitor(TorchDispatchMode):
             if count == self.MAX_SCALAR_OPS + 1:
                 self.forbidden.append(f"{name}(over {self.MAX_SCALAR_OPS} {what} in one call: element-wise work on the host)")
         return call(*args, **kwargs)
+
+    def unusual_operand(self, args, kwargs) -> str | None:
+        """What makes an allowed op compute here, or None: its kernel computes on quantized tensors
+        (a copy into one rounds and clamps: relu exactly, through quint8: quantized_copy_clamps.py),
+        on other layouts than strided (sparse to dense sums duplicates), and resolves a tensor's
+        negative or conjugate bit (a negation)."""
+        for value in (*args, *kwargs.values()):
+            for t in (value if type(value) in (list, tuple) else (value,)):
+                if type(t) in self.PLAIN_TYPES:
+                    if t.is_quantized or t.layout is not self.strided:
+                        return f"a {t.dtype} {str(t.layout).removeprefix('torch.')} tensor: its kernel computes"
+                    if t.is_neg() or t.is_conj():
+                        return "a tensor with a negative or conjugate bit: the copy negates or conjugates"
+                elif t in self.QUANTIZED:
+                    return f"to {t}: quantizing computes"
+        return None
 
     def crosses_devices(self, args, kwargs) -> bool:
         devices = {a.device.type for a in args if isinstance(a, self.Tensor)}
