@@ -670,7 +670,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         """Whether a frame-taking line (``site``) is the one asking, not code it ends up calling:
         the line is at its frame-taking instruction (:func:`_frame_taker_offsets`; not the
         ``append`` of a list the submission swapped), and the frame where the event fired is the
-        line's own or the traceback module's frame walkers (``format_stack``, ``extract_stack``).
+        line's own or the traceback module's frame walkers (``extract_stack``, ``walk_stack``).
         Formatting a stack looks up source lines, and linecache then calls a module's
         ``__loader__.get_source``, which the submission can make a callable with no frame of its own
         that takes frames or objects with the line's authority."""
@@ -680,7 +680,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         if frame is site:
             return True
         code = frame.f_code
-        return code.co_filename == traceback_file and code.co_name in ("format_stack", "extract_stack", "walk_stack")
+        return code.co_filename == traceback_file and code.co_name in ("extract_stack", "walk_stack")
 
     def reached_for(frame, frame_access: bool = False) -> str | None:
         """Why a primitive that reaches the harness's state (frames, the collector's object lists,
@@ -1171,7 +1171,7 @@ def _frame_taker_lines() -> dict[tuple[str, int], str | None]:
 
 
 # The names whose call (or, for a traceback's frame, whose read) takes frames on a frame-taking line.
-FRAME_TAKING_NAMES = {"_getframe": "call", "extract_stack": "call", "format_stack": "call", "tb_frame": "read"}
+FRAME_TAKING_NAMES = {"_getframe": "call", "extract_stack": "call", "tb_frame": "read"}
 CALL_OPS = frozenset({"CALL", "CALL_KW", "CALL_FUNCTION_EX", "CALL_FUNCTION", "CALL_METHOD"})
 
 
