@@ -151,7 +151,7 @@ EXPECTED = {
     "forge_launch_event": ("integrity", "call", "launch event raised outside Triton's launch path"),
     # ... and as a standard-library function a torch module calls as it is imported (libraries may
     # take frames then): no module is imported while something the submission rebound could be called
-    "import_runs_rebound_gadget": ("integrity", "call", "after it rebound functools.wraps"),
+    "import_runs_rebound_gadget": ("integrity", "call", "after the submission rebound functools.wraps"),
     # a loader's get_source, a callable with no frame of its own, run by linecache as torch formats
     # the stack on one of the lines allowed to take frames (torch.manual_seed before CUDA starts):
     # the frames it took emptied the op monitor's findings (exe ok with torch.relu before); now only
@@ -195,6 +195,22 @@ EXPECTED = {
     # relu computed by an allowed copy_ into a quint8 tensor, whose kernel rounds and clamps (exe ok at
     # 3442f99): allowed ops on quantized, non-strided, negated or conjugated tensors are compute
     "quantized_copy_clamps": ("integrity", "exe", "quint8"),
+    # ... and relu from bytes read as other types (a float's sign byte, sign-extended by an int8 to
+    # int16 copy, then an out-of-range float64 to int64 conversion as a select; exe ok at 61a7c99): a
+    # view of another element size and a tensor set onto a storage are compute, and so is a float
+    # truncated to an integer
+    "bytes_reinterpreted_relu": ("integrity", "exe", "read as torch.uint8"),
+    # torch state the harness's own library calls read, planted with an object whose truth test is
+    # a callable with no frame of its own that takes frames (torch.save's thread-local flag, a bool
+    # every dispatch mode's __enter__ tests), run with no frame of the submission's on the stack:
+    # the frames kept handed over the monitor (exe ok with torch.relu at 61a7c99); library frames
+    # now take frames only by their own instruction, and only while a library module is imported
+    "planted_flag_in_save": ("integrity", "call", "library code around the submission's call"),
+    "planted_flag_in_mode_enter": ("integrity", "call", "library code around the submission's call"),
+    # ... and sys.stderr replaced for an import that warns, its write such a callable (exe ok at
+    # 61a7c99): no import starts while a standard stream is the submission's object, so the monitor
+    # sees the torch.relu that follows
+    "stream_gadget_during_import": ("integrity", "exe", "torch_fallback:relu"),
     # a harness dataclass's generated __init__ run with exec, then given the submission's code (it ran
     # on every call's result at ef7ecd7)
     "own_harness_dataclass_init": ("integrity", "call", "rebind __code__ of a library type or function"),
@@ -789,6 +805,64 @@ def test_every_frame_taking_line_installed_has_its_frame_taking_instruction_foun
             # the one frame-taking call, or (the tb_frame read) none of the line's calls
             assert len(taken) == (1 if "tb.tb_frame" not in open(path).read().splitlines()[number - 1] else 0), \
                 (path, number, [(i.opname, i.offset, i.argval) for i in on_line])
+
+
+INSTRUCTIONS_PROBE = """
+import functools, gc, json, sys
+from harness.sandbox.guard import instruction_reader
+performed, seen, busy = instruction_reader(), [], [False]
+
+def hook(event, args):
+    if busy[0] or event not in ("sys._getframe", "object.__getattr__", "gc.get_referrers"):
+        return
+    if event == "object.__getattr__" and args[1] != "tb_frame":
+        return
+    busy[0] = True
+    frame = sys._getframe(1)
+    busy[0] = False
+    seen.append((event, frame.f_code, frame.f_lasti))
+
+sys.addaudithook(hook)
+
+class Kind:
+    pass
+
+def probe(gadget):
+    for _ in range(10):  # specialized after a few runs
+        sys._getframe(0)
+    try:
+        raise ValueError
+    except ValueError as error:
+        error.__traceback__.tb_frame
+    gc.get_referrers(Kind)
+    if gadget:  # a truth test running a callable with no frame of its own
+        pass
+
+class Gadget:
+    __bool__ = functools.partial(any, map(id, map(sys._getframe, range(1))))
+
+probe(Gadget())
+busy[0] = True
+print(json.dumps([[event, sorted(performed(code).get(lasti, ()))] for event, code, lasti in seen]))
+"""
+
+
+def test_instruction_reader_names_what_each_instruction_asks_for():
+    """The guard lets a library frame being imported take frames only at an instruction of its own
+    that names the primitive (a call of ``sys._getframe``, a read of ``.tb_frame``), decoded from
+    the bytecode with tables taken when it is armed: at the offsets this Python reports for a frame
+    whose instruction is running (3.11's specialized PRECALL makes the call itself), the genuine
+    calls and reads are named, and a truth test that ran a callable with no frame of its own that
+    takes frames names nothing."""
+    proc = subprocess.run([sys.executable, "-c", INSTRUCTIONS_PROBE], capture_output=True, text=True, timeout=120,
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    seen = json.loads(proc.stdout)
+    getframes = [names for event, names in seen if event == "sys._getframe"]
+    assert len(getframes) == 11 and all("_getframe" in names for names in getframes[:10]), seen
+    assert getframes[10] == [], seen  # the gadget's, from the truth test
+    assert ["object.__getattr__", ["tb_frame"]] in seen and any(
+        event == "gc.get_referrers" and "get_referrers" in names for event, names in seen), seen
 
 
 def test_dispatch_rules_cannot_stand_in_for_the_op_monitor():

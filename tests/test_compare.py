@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from harness.compare import compare_outputs, compare_tensors
+from harness.compare import compare_outputs, compare_tensors, judge_call
 from harness.taskdef import tolerance_for
 
 REF = torch.linspace(-3, 3, 101)
@@ -143,3 +143,27 @@ def test_a_value_the_worker_did_not_read_is_named_by_its_type_not_as_a_string():
     msg = compare_outputs("<a value of type Holder>", (torch.ones(1), torch.ones(1)))
     assert "got a value of type Holder" in msg and "got str" not in msg
     assert "got a value of type Holder" in compare_outputs("<a value of type Holder>", torch.ones(1))
+
+
+def test_an_out_argument_holding_the_output_is_judged_by_the_tasks_own_check():
+    """A task's check may accept more than exact equality (either index of a near-tie, in
+    Fusion/fused_gelu_min.py); an ``out=`` argument written with the returned values is judged by
+    that check too (it was compared exactly, so a near-tie accepted in the returned indices failed
+    in ``out``), and one the check rejects still fails, naming the argument."""
+    from harness.invoke import CallRecord
+    values, indices = torch.tensor([0.5, 0.25]), torch.tensor([3, 1])
+    reference = CallRecord((values, indices), [], {"out": (values.clone(), indices.clone())}, [None, None])
+
+    def index_one_off_is_fine(case, got, want):
+        return None if bool(((got[1] - want[1]).abs() <= 1).all()) else "indices differ"
+
+    near = (values.clone(), torch.tensor([2, 1]))
+    candidate = CallRecord(near, [], {"out": near}, [None, None])
+    assert judge_call(candidate, reference, custom_check=index_one_off_is_fine) is None
+    far = (values.clone(), torch.tensor([3, 5]))
+    candidate = CallRecord(near, [], {"out": far}, [None, None])
+    msg = judge_call(candidate, reference, custom_check=index_one_off_is_fine)
+    assert msg is not None and "argument 'out'" in msg and "indices differ" in msg
+    # without a check of the task's own, the argument is compared exactly
+    candidate = CallRecord((values, indices), [], {"out": near}, [None, None])
+    assert "argument 'out'" in judge_call(candidate, reference)

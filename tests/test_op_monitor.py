@@ -101,3 +101,46 @@ def test_allowed_ops_on_tensors_whose_copy_computes_are_compute():
     z = torch.randn(4, dtype=torch.complex64)
     assert any("conjugate" in f for f in _watched(lambda: z.conj().clone()))
     assert _watched(lambda: z.clone()) == [] and _watched(lambda: torch.empty(8).copy_(x)) == []
+
+
+def test_bytes_read_as_another_type_or_floats_truncated_are_compute():
+    """Copies that convert compute any function of bytes read as another type (a float's sign
+    byte, sign-extended from int8 to int16, is a mask: bytes_reinterpreted_relu.py), and a float
+    cast to an integer is trunc: a view of another element size, a tensor set onto a storage and a
+    float-to-integer or float-to-bool conversion are compute. Views of the same size (a bool mask
+    read as uint8 for a kernel's pointer, bfloat16 as int16), float casts either way and integer
+    index casts are not."""
+    x = torch.randn(8)
+    mask = x > 0
+    assert any("read as torch.uint8" in f for f in _watched(lambda: x.view(torch.uint8)))
+    assert any("onto a storage" in f for f in _watched(
+        lambda: torch.empty(0, dtype=torch.uint8).set_(x.untyped_storage(), 0, (32,), (1,))))
+    for cast in (lambda: x.to(torch.int64), lambda: x.to(torch.bool),
+                 lambda: torch.empty(8, dtype=torch.int32).copy_(x)):
+        assert any("truncating" in f for f in _watched(cast))
+    index = torch.arange(8)
+    half = torch.randn(8, dtype=torch.bfloat16)
+    for honest in (lambda: mask.view(torch.uint8), lambda: half.view(torch.int16), lambda: x.to(torch.float16),
+                   lambda: half.float(), lambda: index.to(torch.int32), lambda: mask.to(torch.int8),
+                   lambda: index.to(torch.float32)):
+        assert _watched(honest) == []
+
+
+def test_interpreter_sets_arguments_onto_storages_only_while_it_copies_them():
+    """Triton's interpreter sets a host tensor onto each argument's storage and copies storages
+    back byte by byte as it launches: allowed then (the launch counter says when), not otherwise."""
+    from harness.sandbox.integrity import LaunchCounter, _Plumbing
+    counter, x = LaunchCounter(), torch.randn(8)
+    counter._originals["plumbing:_init_args_hst"] = None
+
+    def set_onto_storage():
+        torch.empty(0, dtype=torch.uint8).set_(x.untyped_storage())
+
+    monitor = TorchOpMonitor(forbid_host_transfer=False, in_plumbing=counter.in_plumbing)
+    with monitor:
+        set_onto_storage()
+    assert monitor.forbidden
+    monitor = TorchOpMonitor(forbid_host_transfer=False, in_plumbing=counter.in_plumbing)
+    with _Plumbing(counter._depth), monitor:
+        set_onto_storage()
+    assert monitor.forbidden == []

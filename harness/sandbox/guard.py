@@ -97,6 +97,14 @@ REFUSED_EVENTS = frozenset({
     "socket.__new__",
 })
 REFUSED_PREFIXES = ("ctypes.", "_ctypes.", "cffi.")
+# What the instruction that asks for each primitive names (see instruction_reader)
+PRIMITIVE_NAMES = {"sys._getframe": ("_getframe",), "sys._current_frames": ("_current_frames",),
+                   "sys._current_exceptions": ("_current_exceptions",), "sys.settrace": ("settrace",),
+                   "sys.setprofile": ("setprofile",), "sys.addaudithook": ("addaudithook",),
+                   "sys.monitoring.register_callback": ("register_callback",), "gc.get_objects": ("get_objects",),
+                   "gc.get_referrers": ("get_referrers",), "gc.get_referents": ("get_referents",),
+                   "function.__new__": ("FunctionType", "LambdaType"), "code.__new__": ("CodeType", "replace")}
+RESUMABLE = 0x20 | 0x80 | 0x200  # CO_GENERATOR, CO_COROUTINE, CO_ASYNC_GENERATOR
 FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back", "gi_yieldfrom", "cr_await"})
 NATIVE_ACCESS_MODULES = frozenset({"ctypes", "_ctypes", "cffi", "_cffi_backend"})
 JITERATOR_LAUNCH = "_cuda_jiterator_compile_and_launch_kernel"
@@ -475,6 +483,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     write_flags = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
     callback_callers, harness_dirs = frozenset(policy.callback_files), (policy.harness_dir,) if policy.harness_dir else ()
     frame_takers = _frame_taker_lines()
+    performed, performing, primitive_names, resumable = instruction_reader(), {}, dict(PRIMITIVE_NAMES), RESUMABLE
     taker_offsets = _frame_taker_offsets(frame_takers)
     harness_proxy_uses = {(f"{policy.harness_dir}/{f}", name): key for (f, name), key in HARNESS_PROXY_USES.items()}
     caller_tokens = _line_tokens(policy.callback_files)
@@ -682,14 +691,41 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         code = frame.f_code
         return code.co_filename == traceback_file and code.co_name in ("extract_stack", "walk_stack")
 
-    def reached_for(frame, frame_access: bool = False) -> str | None:
+    def performs(frame, names: tuple) -> bool:
+        """Whether ``frame``, where a primitive was asked for, is itself at an instruction naming it
+        (:func:`instruction_reader`): not calling something else that asked, a callable with no
+        frame of its own or a dunder method. A generator's frame asks for itself only when resumed
+        by code of its own file (traceback's frame walker, driven by traceback's own code: a walker
+        of the submission's making, resumed by ``map`` inside such a callable, would hand it every
+        frame of the stack)."""
+        code = frame.f_code
+        known = performing.get(id_(code))
+        if known is None or known[0] is not code:
+            known = (code, performed(code))
+            if len_(performing) < 10_000:
+                performing[id_(code)] = known
+        found = known[1].get(frame.f_lasti)
+        if found is None or found.isdisjoint(names):
+            return False
+        if code.co_flags & resumable:
+            outer = frame.f_back
+            return outer is not None and outer.f_code.co_filename == code.co_filename
+        return True
+
+    def reached_for(frame, names: tuple = (), frame_access: bool = False, sets_attribute: bool = False) -> str | None:
         """Why a primitive that reaches the harness's state (frames, the collector's object lists,
-        new functions or code, rebinding library types) is refused to a library frame: the harness
-        asks for none once armed, and no library does while the submission is on the stack except
-        while it is being imported (measured over every bundled solution). A callable of the
-        submission's with no frame of its own (a ``functools.partial``, ``map`` over a builtin, a
-        builtin set as a hook, a dunder method or a finalizer) runs with the authority of
-        whichever frame calls it, so the asking frame alone proves nothing. None: allowed."""
+        new functions or code, rebinding library types), named by ``names``, is refused to a library
+        frame: the harness asks for none once armed, and no library does (measured over every
+        bundled solution), with or without the submission on the stack, except while a library
+        module is being imported, and then by its own instructions (:func:`performs`). A callable
+        of the submission's with no frame of its own (a ``functools.partial``, ``map`` over a
+        builtin, a builtin set as a hook, a dunder method or a finalizer) runs with the authority of
+        whichever frame calls it, so the asking frame alone proves nothing; and library code the
+        harness calls after a call (saving its results, entering the op monitor) reads state the
+        submission may have planted there (a thread-local flag whose ``__bool__`` is such a
+        callable). ``sets_attribute``: library code setting an attribute of a type or function of
+        its own, by its own instruction (dataclasses setting the ``__doc__`` of a class torch makes
+        for the submission's custom operator). None: allowed."""
         site = asking_frame(frame)
         if site is None or code_kind(site.f_code) != 1:
             return None
@@ -703,15 +739,17 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             # (nothing the line calls may have been rebound: traceback.format_stack or walk_stack set
             # to a callable with no frame of its own ran there as the line itself: rebind_format_stack)
             return None
+        if (sets_attribute or importing_library(frame)) and performs(frame, names) and not collecting():
+            # a module's own code as it is imported (checked when the import began: nothing it
+            # might call was rebound, no finder added: import_environment_check)
+            return None
         if submission_on_stack(site):
-            if importing_library(frame) and not collecting():
-                # a module's own code as it is imported (checked when the import began: nothing it
-                # might call was rebound, no finder added: import_environment_check)
-                return None
             return (f"{site_name(site)} asked for it while the submission is running (a callable of the "
                     "submission's with no frame of its own, functools.partial or map over a builtin, a builtin set "
                     "as a hook or a dunder method, acts with the authority of whoever calls it)")
-        return None
+        return (f"{site_name(site)} asked for it while the harness ran library code around the submission's call (a "
+                "callable of the submission's with no frame of its own, planted in state that code reads, acts "
+                "with the authority of whoever calls it)")
 
     def entered_through(frame) -> str | None:
         """The file of the outermost library frame below the innermost submission frame (the
@@ -986,7 +1024,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                            "only on Triton's launch path)")
                 why = called_back(frame)
             else:
-                why = reached_for(frame, frame_access=event == "sys._getframe")
+                why = reached_for(frame, primitive_names.get(event, ()), frame_access=event == "sys._getframe")
             if why:
                 refuse(f"use {event}: {why}")
         elif event == "object.__getattr__":
@@ -1001,7 +1039,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                           and frame.f_back is not None and frame.f_back.f_code.co_filename == traceback_file
                           and not submission_on_stack(frame))
                 if not walked:
-                    why = reached_for(frame, frame_access=True)
+                    why = reached_for(frame, (args[1],), frame_access=True)
                     if why:
                         refuse(f"read .{args[1]}: {why}")
         elif event in ("object.__setattr__", "object.__delattr__"):
@@ -1014,20 +1052,23 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 # would pass for that library's, with globals of the submission's choosing
                 refuse(f"give a function the code of {value.co_filename.rsplit('/', 1)[-1]} ({value.co_name})")
             if args and is_library_object(args[0]):
-                what = args[1] if len_(args) > 1 else "attributes"
+                what = args[1] if len_(args) > 1 and type_(args[1]) is str_ else "attributes"
                 if deciding(frame) == 2:
                     refuse(f"rebind {what} of a library type or function")
-                why = reached_for(frame)
+                why = reached_for(frame, (what, "setattr", "delattr"), sets_attribute=True)
                 if why:
                     refuse(f"rebind {what} of a library type or function: {why}")
         elif event == "import":
             name = args[0] if args else ""
             origin = args[1] if len_(args) > 1 else None
-            if environment_changed is not None and submission_on_stack(frame):
+            if environment_changed is not None:
+                # (whoever imports: a module torch imports lazily as the harness saves a result runs
+                # its code with the same authority as one the submission's call imports)
                 why = environment_changed()
                 if why:
-                    refuse(f"import {str(name)[:80]} after it {why}: the module's code, run as it is imported, would "
-                           "call that")
+                    shown = name[:80] if type_(name) is str_ else "a module"
+                    refuse(f"import {shown} after the submission {why}: the module's code, run as it is imported, "
+                           "would call that")
             if type_(name) is str_ and name.split(".", 1)[0] in native_modules:
                 if deciding(frame) == 2:
                     refuse(f"import {name} (native access)")
@@ -1229,6 +1270,76 @@ def _frame_taker_offsets(lines: dict[tuple[str, int], Any]) -> dict[int, tuple[A
     return found
 
 
+ATTRIBUTE_OPS = ("LOAD_ATTR", "LOAD_METHOD", "STORE_ATTR", "DELETE_ATTR")
+NAME_LOAD_OPS = ("LOAD_GLOBAL", "LOAD_NAME")
+# Code whose instructions tell how each opcode above names its attribute or global in this Python
+# (the index into co_names is shifted by flag bits that differ between versions)
+_NAMING_PROBE = "g0\ng1.a0\ng1.a1 = 0\ndel g1.a2\ng1.a3()\ndef f():\n    return g2.a4 + g3.a5()\n"
+
+
+def instruction_reader() -> Callable[[CodeType], dict[int, frozenset[str]]]:
+    """``performed(code)``: instruction offset (with its inline caches) -> the names that
+    instruction acts on. An attribute read, write or delete names its attribute; a call names the
+    attributes and globals loaded since the call before it (``sys._getframe(depth + 1)`` calls
+    ``_getframe``). A primitive asked for by a frame at an instruction that does not name it was
+    asked for by something that instruction called: a callable with no frame of its own
+    (``functools.partial``, ``map`` over a builtin) planted where library code calls it, or a
+    dunder method run by a truth test. Decodes ``co_code`` with tables taken now, through the
+    ``dis`` module as it is before the submission is imported (which may then change it)."""
+    import dis
+    import opcode
+    probe = compile(_NAMING_PROBE, "<probe>", "exec")
+    codes = [probe] + [c for c in probe.co_consts if isinstance(c, CodeType)]
+    shifts: dict[int, int] = {}  # opcode -> how far its argument is shifted before indexing co_names
+    for code in codes:
+        for instruction in dis.get_instructions(code):
+            if instruction.opname in ATTRIBUTE_OPS + NAME_LOAD_OPS and isinstance(instruction.argval, str):
+                arg = instruction.arg or 0
+                shift = next(s for s in range(3) if (arg >> s) < len(code.co_names)
+                             and code.co_names[arg >> s] == instruction.argval)
+                shifts[instruction.opcode] = shift
+    attribute_ops = frozenset(opcode.opmap[name] for name in ATTRIBUTE_OPS if name in opcode.opmap)
+    call_ops = frozenset(opcode.opmap[name] for name in CALL_OPS if name in opcode.opmap)
+    # Python 3.11's PRECALL, once specialized for a builtin, makes the call itself
+    precall = opcode.opmap.get("PRECALL", -1)
+    loads = frozenset(op for op in shifts if opcode.opname[op] in ("LOAD_ATTR", "LOAD_METHOD") + NAME_LOAD_OPS)
+    # an expression ends at a store, a pop, a jump or a return: what it loaded is not called later
+    ends = frozenset(op for op, name in enumerate(opcode.opname)
+                     if name.startswith(("STORE_", "DELETE_", "POP_", "RETURN_", "JUMP_")))
+    cache, extended = opcode.opmap.get("CACHE", 0), opcode.opmap["EXTENDED_ARG"]
+    frozenset_, range_, len_, get = frozenset, range, len, shifts.get
+
+    def performed(code: CodeType) -> dict[int, frozenset[str]]:
+        raw, names = code.co_code, code.co_names
+        found: dict[int, frozenset[str]] = {}
+        loaded: list[str] = []
+        extend = 0
+        last: list[int] = []  # offsets of the last instruction with what it names, caches added after
+        for offset in range_(0, len_(raw) - 1, 2):
+            op, arg = raw[offset], raw[offset + 1] | extend
+            if op == cache:
+                if last:
+                    found[offset] = found[last[0]]
+                continue
+            last = []
+            extend = (arg << 8) if op == extended else 0
+            shift = get(op)
+            if shift is not None and (arg >> shift) < len_(names):
+                name = names[arg >> shift]
+                if op in loads:
+                    loaded.append(name)
+                if op in attribute_ops:
+                    found[offset], last = frozenset_((name,)), [offset]
+            elif op in call_ops:
+                found[offset], last, loaded = frozenset_(loaded), [offset], []
+            elif op == precall:
+                found[offset], last = frozenset_(loaded), [offset]
+            if op in ends:
+                loaded = []
+        return found
+    return performed
+
+
 def _taking_offsets(instructions: list, lines: set[int], code_size: int) -> frozenset[int]:
     """Offsets of the frame-taking instructions among ``instructions`` on ``lines``: a read of
     ``tb_frame``; from the load of a frame-taking function to the call of it (no other call between).
@@ -1316,14 +1427,23 @@ def arm(policy: GuardPolicy, originals: dict[str, Callable],
                                 frozenset(stand_in_codes)))
 
 
+STANDARD_STREAMS = ("stdin", "stdout", "stderr", "__stdin__", "__stdout__", "__stderr__")
+
+
 def import_environment_check(rebound: Callable[[], list[str]]) -> Callable[[], str | None]:
     """What a library module's import-time code would call that the submission changed: names it
     rebound (``rebound``, the module snapshot's check), finders or path hooks it added to the
-    import system. Libraries get frames while they are imported (sympy's dispatch, typing,
+    import system, a standard stream it replaced. Libraries get frames while they are imported (sympy's dispatch, typing,
     torch.library take them), so an import may start only while nothing of the submission's
     could be called from there with their authority. Read through bindings made now."""
-    sys_dict, get, len_, is_ = sys.__dict__, dict.get, len, operator.is_
+    import io
+    sys_dict, get, len_, is_, type_ = sys.__dict__, dict.get, len, operator.is_, type
     meta_path, path_hooks, prefix = list(sys.meta_path), list(sys.path_hooks), sys.pycache_prefix
+    # the standard streams a warning or a print writes to (a warning at import, for one): the ones of
+    # now, or any of the io module's own types (a submission silencing its prints with a StringIO)
+    streams = {name: get(sys_dict, name) for name in STANDARD_STREAMS}
+    io_types = frozenset(t for module in (io, sys.modules.get("_io")) if module is not None
+                         for t in vars(module).values() if isinstance(t, type))
 
     def same(now: Any, then: list) -> bool:
         return type(now) is list and len_(now) == len_(then) and all(map(is_, now, then))
@@ -1336,6 +1456,10 @@ def import_environment_check(rebound: Callable[[], list[str]]) -> Callable[[], s
             return "set sys.pycache_prefix (where compiled modules are read from)"
         if not same(get(sys_dict, "meta_path"), meta_path) or not same(get(sys_dict, "path_hooks"), path_hooks):
             return "changed the import system's finders (sys.meta_path, sys.path_hooks)"
+        for name, then in streams.items():
+            now = get(sys_dict, name)
+            if now is not then and type_(now) not in io_types:
+                return f"replaced sys.{name} with an object of its own (a warning printed as a module loads writes to it)"
         return None
     return changed
 

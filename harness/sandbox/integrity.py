@@ -60,6 +60,22 @@ class _Launching:
         self._depth.n -= 1
 
 
+class _Plumbing:
+    """The context Triton's interpreter copies a launch's arguments in (see
+    :meth:`LaunchCounter.in_plumbing`)."""
+
+    __slots__ = ("_depth",)
+
+    def __init__(self, depth: Any) -> None:
+        self._depth = depth
+
+    def __enter__(self) -> None:
+        self._depth.plumbing = getattr(self._depth, "plumbing", 0) + 1
+
+    def __exit__(self, *exc: Any) -> None:
+        self._depth.plumbing -= 1
+
+
 # Raised by the launch stand-ins below: the worker's guard hands each to the LaunchCounter it holds
 # (guard.arm), the only place that counter is reachable from (see LaunchCounter).
 LAUNCH_EVENT = "kernelbenchx.launch"
@@ -118,6 +134,7 @@ class LaunchCounter:
     counter kept there had its count inflated and its check emptied."""
 
     COUNTED = frozenset({"run:jit", "run:interpreter", "compiled"})  # autotune/heuristics wrap a counted run
+    PLUMBING = "plumbing:"  # the interpreter's copying of a launch's arguments (in_plumbing)
 
     def __init__(self, check: Any = None) -> None:
         """``check(kernel, args, kwargs)``: called before every launch (see launch_check.py)."""
@@ -152,6 +169,15 @@ class LaunchCounter:
         # cell, which the submission could swap (no audit event) to be handed this counter
         return _Launching(self._depth)
 
+    def in_plumbing(self) -> bool:
+        """Whether Triton's interpreter is copying a launch's arguments on this thread: it sets a
+        host tensor of each argument's type onto the argument's storage, and copies storages back
+        byte by byte, with no code of the submission's running (a Triton without those steps as
+        methods of their own: anywhere in an interpreted launch)."""
+        if getattr(self._depth, "plumbing", 0) > 0:
+            return True
+        return not any(key.startswith(self.PLUMBING) for key in self._originals) and self.in_launch
+
     def launch(self, key: str, kernel: Any, args: tuple, kwargs: dict) -> tuple[Any, Any]:
         """Check and count one launch through the stand-in ``key``; returns what it runs and the
         context to run it in."""
@@ -163,9 +189,11 @@ class LaunchCounter:
             raise PermissionError("tampering: a kernel launched on a stream named by its handle (launch on "
                                   "torch's current stream, e.g. inside torch.cuda.stream(s), so the harness "
                                   "follows it)")
+        original = self._originals[key]
+        if key.startswith(self.PLUMBING):
+            return original, _Plumbing(self._depth)
         if self.check is not None:
             self.check(None if key == "compiled" else kernel, args, kwargs)
-        original = self._originals[key]
         if key not in self.COUNTED:
             return original, nullcontext()
         name = getattr(kernel, "name" if key == "compiled" else "__name__", None)
@@ -199,6 +227,9 @@ class LaunchCounter:
         try:
             from triton.runtime import interpreter
             targets.append((interpreter.InterpretedFunction, "run", "run:interpreter"))
+            executor = getattr(interpreter, "GridExecutor", None)
+            targets += [(executor, name, self.PLUMBING + name) for name in ("_init_args_hst", "_restore_args_dev")
+                        if executor is not None]
         except ImportError:  # pragma: no cover - very old Triton
             pass
         targets += [(autotuner.Autotuner, "run", "autotune"), (autotuner.Heuristics, "run", "heuristics")]
@@ -289,6 +320,18 @@ class TorchOpMonitor(TorchDispatchMode):
                                ("_record_function_exit", "default"), ("_record_function_exit", "_RecordFunction")))})
     # the allowed ops (ALLOWED_WRAPPER_OPS) as PyTorch's own objects, in its own namespaces
     GENUINE = MappingProxyType(_genuine_overloads(ALLOWED_WRAPPER_OPS))
+    # Reading memory as another type: a view with another element size (float32 read as bytes), a
+    # tensor set onto a storage (which has no type of its own). Copies that convert those bytes
+    # compute any function of them (cast_select_relu.py: relu from sign-extending and out-of-range
+    # conversions of single bytes); a view of the same size (bool as uint8, bfloat16 as int16, to
+    # pass a pointer Triton takes) stays allowed.
+    VIEW_AS_DTYPE = torch.ops.aten.view.dtype
+    COPIES_INTO_SELF = frozenset(getattr(torch.ops.aten.copy_, name) for name in torch.ops.aten.copy_.overloads())
+    CONVERTING_COPIES = COPIES_INTO_SELF | frozenset(
+        getattr(torch.ops.aten._copy_from, name) for name in torch.ops.aten._copy_from.overloads())
+    CASTS = frozenset(getattr(torch.ops.aten._to_copy, name) for name in torch.ops.aten._to_copy.overloads())
+    ONTO_STORAGE = frozenset(id(getattr(torch.ops.aten.set_, name)) for name in torch.ops.aten.set_.overloads()
+                             if name.startswith("source_Storage"))
     PLAIN_TYPES = frozenset({torch.Tensor, torch.nn.Parameter})
     QUANTIZED = frozenset(getattr(torch, name) for name in ("qint8", "quint8", "qint32", "quint4x2", "quint2x4")
                           if hasattr(torch, name))
@@ -298,13 +341,17 @@ class TorchOpMonitor(TorchDispatchMode):
     as_device = torch.device
     stack_depth = staticmethod(torch._C._len_torch_dispatch_stack)
 
-    def __init__(self, forbid_host_transfer: bool, watching: list[int] | None = None) -> None:
+    def __init__(self, forbid_host_transfer: bool, watching: list[int] | None = None,
+                 in_plumbing: Any = None) -> None:
         """``watching``: while this mode is entered, it holds the dispatch-mode stack's depth with this
         mode on it (the guard's watch refuses the submission's code running below that depth: torch
-        code that takes the modes off the stack, its tensor printing say, then calls it back)."""
+        code that takes the modes off the stack, its tensor printing say, then calls it back).
+        ``in_plumbing``: :meth:`LaunchCounter.in_plumbing` (Triton's interpreter sets tensors onto
+        storages as it copies a launch's arguments)."""
         # (the base named, not super(): its __class__ cell could be swapped with no audit event)
         TorchDispatchMode.__init__(self)
         self.forbid_host_transfer = forbid_host_transfer
+        self._in_plumbing = in_plumbing
         self.forbidden: list[str] = []
         self.scalar_ops: dict[str, int] = {}
         self._watching = watching
@@ -335,7 +382,7 @@ class TorchOpMonitor(TorchDispatchMode):
             # own, named like an allowed op, whose kernel runs below this mode, unwatched)
             self.forbidden.append(_operator_name(func)[:120].removeprefix("aten::"))
             return func(*args, **kwargs)
-        unusual = self.unusual_operand(args, kwargs)
+        unusual = self.unusual_operand(args, kwargs) or self.reinterprets(func, args, kwargs)
         if unusual:
             self.forbidden.append(f"{name}({unusual})")
         elif any(t not in self.PLAIN_TYPES for t in types):
@@ -344,7 +391,7 @@ class TorchOpMonitor(TorchDispatchMode):
             foreign = next(t for t in types if t not in self.PLAIN_TYPES)
             self.forbidden.append(f"{name}(through {type.__dict__['__name__'].__get__(foreign)}.__torch_dispatch__)")
         elif self.forbid_host_transfer and name in self.TRANSFERS and self.crosses_devices(args, kwargs):
-            self.forbidden.append(f"{name}(host<->device)")
+            self.forbidden.append(f"{name}(host<->device: make small tensors with device=, not on the host and then moved)")
         elif name in self.SCALAR_OPS:
             what = self.SCALAR_OPS[name]
             count = self.scalar_ops[what] = self.scalar_ops.get(what, 0) + 1
@@ -366,6 +413,36 @@ class TorchOpMonitor(TorchDispatchMode):
                         return "a tensor with a negative or conjugate bit: the copy negates or conjugates"
                 elif t in self.QUANTIZED:
                     return f"to {t}: quantizing computes"
+        return None
+
+    def reinterprets(self, func, args, kwargs) -> str | None:
+        """Whether an allowed op reads memory as another type (see ``VIEW_AS_DTYPE``) or converts
+        floating-point values to integers or booleans (truncation and a non-zero test: trunc in
+        one cast), and how."""
+        converted = self.float_to_integral(func, args, kwargs)
+        if converted:
+            return converted
+        if id(func) in self.ONTO_STORAGE:
+            if self._in_plumbing is not None and self._in_plumbing():
+                return None
+            return "a tensor set onto a storage: its bytes read as any type"
+        if func is self.VIEW_AS_DTYPE and args and type(args[0]) in self.PLAIN_TYPES:
+            target = args[1] if len(args) > 1 else kwargs.get("dtype")
+            if isinstance(target, torch.dtype) and target.itemsize != args[0].dtype.itemsize:
+                return f"{args[0].dtype} read as {target}: bytes reinterpreted, then converted, compute"
+        return None
+
+    def float_to_integral(self, func, args, kwargs) -> str | None:
+        source = target = None
+        if func in self.CONVERTING_COPIES and len(args) > 1:  # copy_(self, src), _copy_from(self, dst)
+            source, target = (args[1], args[0]) if func in self.COPIES_INTO_SELF else (args[0], args[1])
+            target = target.dtype if type(target) in self.PLAIN_TYPES else None
+        elif func in self.CASTS and args:
+            source, target = args[0], kwargs.get("dtype")
+        if type(source) in self.PLAIN_TYPES and isinstance(target, torch.dtype) \
+                and (source.is_floating_point() or source.is_complex()) \
+                and not (target.is_floating_point or target.is_complex):
+            return f"{source.dtype} converted to {target}: truncating to integers computes"
         return None
 
     def crosses_devices(self, args, kwargs) -> bool:

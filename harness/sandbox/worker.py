@@ -239,7 +239,7 @@ def run(job: dict, reporter: EventWriter) -> None:
             for case_index in selected:
                 case = cases[case_index]
                 args = clone_case(case)
-                monitor = TorchOpMonitor(forbid_host_transfer=on_gpu, watching=watching)
+                monitor = TorchOpMonitor(forbid_host_transfer=on_gpu, watching=watching, in_plumbing=launches.in_plumbing)
                 trace = KernelTrace() if on_gpu else nullcontext()
                 before = launches.count
                 payload, error = None, None
@@ -280,6 +280,15 @@ def run(job: dict, reporter: EventWriter) -> None:
                 try:
                     digest = None if payload is None else _save_outputs(
                         {"case": case_index, "config": index, **payload}, job_dir / protocol.call_outputs_file(calls))
+                except BaseException as exc:  # noqa: BLE001 - a refusal here is the submission's doing
+                    if _status_of(exc) != INTEGRITY:
+                        raise
+                    # torch's saving ran something the submission planted in its state (a flag whose
+                    # truth test is a callable of its own) and the guard refused what that asked for
+                    reporter.emit(protocol.REPORT, stage=protocol.CALL if index == 0 else protocol.EXE,
+                                  status=INTEGRITY, case=case.describe(), config=pins or None,
+                                  detail=format_error(exc, str(submission)))
+                    return
                 finally:
                     collector_on()
                 reporter.emit(protocol.CALL_DONE, index=calls, facts=facts, outputs_sha256=digest)
@@ -298,7 +307,7 @@ def run(job: dict, reporter: EventWriter) -> None:
                   calls=calls, triton_kernels=launched)
     if job.get("perf"):
         server = PerfServer(task, seed, device, {protocol.CANDIDATE: fn}, reporter.emit, launches=launches,
-                            monitor=lambda: TorchOpMonitor(forbid_host_transfer=on_gpu, watching=watching),  # watched like exe's calls
+                            monitor=lambda: TorchOpMonitor(forbid_host_transfer=on_gpu, watching=watching, in_plumbing=launches.in_plumbing),  # watched like exe's calls
                             tampered=lambda: _unchanged(snapshot, modes, launch_check, "during perf"),
                             trace=KernelTrace if on_gpu else None, modes_clear=modes.check)
         serve_perf(server, commands, reporter, str(submission))
