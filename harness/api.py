@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from harness.config import RunConfig, StageLimits
+from harness.files import remove_tree
 from harness.run.pool import JobPool, PoolClosed, QueueFull
 from harness.run.runner import Evaluator as _Runner
 from harness.run.submissions import load_submissions
@@ -153,6 +154,7 @@ class Evaluator:
         expected compile time, so one submission alone is answered sooner); ``backend="ray"``: submissions run on the Ray
         cluster at ``address`` (None: a local one), one per actor slot at a time."""
         self._scratch = tempfile.TemporaryDirectory(prefix="kbx-warm-")
+        self._left_behind: list[str] = []
         config = RunConfig(out_dir=Path(self._scratch.name), seed=seed, mode=mode, workers=workers,
                            limits=StageLimits.with_timeout(timeout), perf=perf, compile_baseline=compile_baseline,
                            shards=shards, shard_target_s=WARM_SHARD_TARGET_S, backend=backend, ray_address=address,
@@ -202,10 +204,30 @@ class Evaluator:
         """Jobs waiting and running now, and the number of worker slots."""
         return self._pool.load()
 
+    @property
+    def left_behind(self) -> list[str]:
+        """Folders of the evaluator's (job directories, its scratch and output folders) that could
+        not be removed: a submission may shape its job directory to resist removal."""
+        return list(getattr(self._runner, "left_behind", [])) + self._left_behind
+
     def close(self) -> None:
-        """Finish the running jobs, fail the waiting ones, stop every process of the evaluator."""
-        self._pool.close()
-        self._scratch.cleanup()
+        """Finish the running jobs, fail the waiting ones, stop every process of the evaluator and
+        remove its folders (even if a step before failed; what stays is in :attr:`left_behind`)."""
+        try:
+            self._pool.close()
+        finally:
+            self._remove_out_dir()
+
+    def _remove_out_dir(self) -> None:
+        """Remove the folder of the evaluator's journal; never raises (a close must not end in a
+        traceback for a folder)."""
+        folder = Path(self._scratch.name)
+        if not remove_tree(folder):
+            self._left_behind.append(str(folder))
+        try:
+            self._scratch.cleanup()  # the folder is gone (or listed): this only detaches its finalizer
+        except Exception:  # noqa: BLE001 - said through left_behind above
+            pass
 
     def __enter__(self) -> "Evaluator":
         return self

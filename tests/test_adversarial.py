@@ -47,6 +47,12 @@ EXPECTED = {
     "huge_int_output": (("wrong", "integrity"), "exe", ""),
     "deep_expression": ("error", "call", "cannot be parsed"),
     "detached_process": ("integrity", "call", "guard: the submission may not"),
+    # ... and removing what a job leaves: a chain of 1,500 folders with data at the bottom (the
+    # recursive removal raised RecursionError: harness_error, no reports, the scratch left on disk).
+    # Its own error; integrity only if the disk watch's check (once a second) lands in the
+    # milliseconds between the chain's linking and the error's report
+    "deep_folder_chain": (("error", "integrity"), "call", ("deep folder chain built: its own error",
+                                                          "could not be measured")),
     # reaching the harness's state: frames, the collector, raw memory, its files
     "frame_walk": ("integrity", "call", "guard: the submission may not use sys._getframe"),
     "traceback_frame": ("integrity", "call", "read .tb_frame"),
@@ -298,7 +304,9 @@ def attack_run(tmp_path_factory):
                  "sample_id": len(rows)})
     preds = write_jsonl(tmp / "preds.jsonl", rows)
     out = tmp / "out"
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "KBX_TEST_SECRET": SECRET}
+    scratch = tmp / "scratch"  # the run's own temporary folders (its jobs' scratch root): all removed at its end
+    scratch.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "KBX_TEST_SECRET": SECRET, "TMPDIR": str(scratch)}
     proc = subprocess.run([sys.executable, "-c", MEASURED_CLI, "eval", str(preds), "--out", str(out), "--timeout", STAGE_TIMEOUT],
                           capture_output=True, text=True, timeout=900, cwd=ROOT, env=env)
     time.sleep(0.5)  # anything still alive now has outlived the run
@@ -306,7 +314,7 @@ def attack_run(tmp_path_factory):
     peak = int(proc.stderr.rsplit("peak_rss_kib", 1)[1].split()[0]) if "peak_rss_kib" in proc.stderr else None
     metrics = json.loads((out / "metrics.json").read_text()) if (out / "metrics.json").exists() else []
     return {"proc": proc, "metrics": {m["sample_id"]: m for m in metrics}, "out": out, "survivors": survivors,
-            "peak_kib": peak}
+            "peak_kib": peak, "scratch": scratch}
 
 
 def test_run_ends_normally(attack_run):
@@ -325,6 +333,16 @@ def test_attack_gets_its_verdict(attack_run, name):
     detail = "".join(rec[s]["detail"] for s in stages)
     assert any(p in detail for p in (phrase if isinstance(phrase, tuple) else (phrase,))), detail
     assert not rec["exe_ok"]
+
+
+def test_run_writes_its_reports_and_leaves_nothing_behind(attack_run):
+    """Whatever the jobs left in their directories (a deep folder chain, locked folders), the run
+    writes its reports, removes every job's directory and its scratch root, and has nothing to
+    report as left behind."""
+    summary = json.loads((attack_run["out"] / "summary.json").read_text())
+    assert "left_behind" not in summary, summary["left_behind"]
+    assert (attack_run["out"] / "metrics.json").exists()
+    assert os.listdir(attack_run["scratch"]) == []
 
 
 def test_correct_solution_beside_the_attacks_passes(attack_run):

@@ -9,6 +9,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +22,23 @@ GELU = (ROOT / "solutions" / "Activation" / "gelu.py").read_text()
 WRONG_RELU = RELU.replace("tl.where(x < 0.0, 0.0, x)", "tl.where(x < 0.0, 0.5, x)")
 HANGS = "import time\n\ndef relu(input, inplace=False):\n    time.sleep(600)\n"
 CRASHES = "import os\n\ndef relu(input, inplace=False):\n    os._exit(7)\n"
+DEEP_CHAIN = (ROOT / "tests" / "adversarial" / "deep_folder_chain.py").read_text()
+
+
+def test_a_job_dir_shaped_against_removal_neither_changes_verdicts_nor_fails_close():
+    """A submission leaves a chain of 1,500 folders with data at the bottom (a recursive removal
+    raised RecursionError: harness_error, a close that raised, the scratch left on disk): its own
+    verdict, the evaluator serves on, and close removes every folder of the evaluator."""
+    ev = Evaluator(perf=False, workers=1, timeout=20)
+    folders = [ev._runner._scratch, Path(ev._scratch.name)]
+    try:
+        deep = ev.submit("Activation/relu.py", DEEP_CHAIN).result(timeout=300)
+        after = ev.submit("Activation/relu.py", RELU).result(timeout=300)
+    finally:
+        ev.close()
+    assert deep["verdict"] in ("error", "integrity"), deep["call"]  # integrity: the disk watch saw it first
+    assert after["verdict"] == "ok"
+    assert ev.left_behind == [] and not [f for f in folders if f.exists()]
 
 
 def test_the_edit_makes_a_wrong_relu():

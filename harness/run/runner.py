@@ -139,7 +139,7 @@ class Evaluator:
         self._process_slots = {slot: ProcessSlots(self.slots().count(slot)) for slot in set(self.slots())}
         self.shard_target_s = config.shard_target_s
         self._expected_seconds: dict[str, float] = {}  # per task, in one worker (golden results' job_seconds)
-        self.left_behind: list[str] = []  # job directories that could not be removed
+        self.left_behind: list[str] = []  # job directories (or the scratch root) that could not be removed
 
     def open(self, zygote: bool = True) -> None:
         """Get ready to evaluate: the perf budget, the roofline and golden results, and (``zygote``)
@@ -158,15 +158,30 @@ class Evaluator:
         self._open = True
 
     def close(self) -> None:
-        """Stop the zygote and remove the jobs' scratch directory."""
+        """Stop the zygote and remove the jobs' scratch directory (even if stopping the zygote
+        failed; what stays is in ``left_behind``)."""
         self._stopping = True
-        if self._zygote:
-            self._zygote.close()
-            for slot, quiet in self._quiet.items():
-                quiet.leave(self._zygote.spares_of(self._visible_devices(slot)))
-            self._zygote = None
-        remove_tree(self._scratch)
-        self._open = False
+        try:
+            if self._zygote:
+                self._zygote.close()
+                for slot, quiet in self._quiet.items():
+                    quiet.leave(self._zygote.spares_of(self._visible_devices(slot)))
+                self._zygote = None
+        finally:
+            self._remove(self._scratch)
+            self._open = False
+
+    def _remove(self, directory: Path) -> None:
+        """Remove ``directory`` (a job's, or the scratch root with the zygote's home); one that stays
+        is added to ``left_behind``, which the summary reports. Never raises: a job's directory is
+        the submission's to shape, and its cleanup must neither replace the job's verdict nor end
+        the run or the evaluator's close."""
+        try:
+            gone = remove_tree(directory)
+        except Exception:  # noqa: BLE001 - remove_tree answers rather than raises; this holds whatever it does
+            gone = False
+        if not gone:
+            self.left_behind.append(str(directory))
 
     def __enter__(self) -> "Evaluator":
         self.open()
@@ -524,8 +539,7 @@ class Evaluator:
                 quiet.leave(job_clock)
             if not self.config.keep_job_dirs:
                 for directory in (d for job_dir in job_dirs for d in (job_dir, baseline_dir(job_dir))):
-                    if not remove_tree(directory):  # said in the summary: a run leaves nothing unsaid
-                        self.left_behind.append(str(directory))
+                    self._remove(directory)  # what stays is said in the summary: a run leaves nothing unsaid
 
     def _spawn_worker(self, job: Job, task, job_dir: Path, slot: str | None, share: list[int] | None,
                       clock: JobClock, main: bool) -> WorkerProcess:
