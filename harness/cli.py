@@ -172,9 +172,10 @@ def _run_on_ray(jobs: list, config: RunConfig, quiet: bool, on_result: Callable[
 
 
 def _eval(args: argparse.Namespace) -> int:
-    from harness.run.submissions import load_submissions
+    from harness.run.submissions import load_submissions, source_paths
 
-    config = _config(args, golden_dir=Path(args.golden_dir) if args.golden_dir else None)
+    config = _config(args, golden_dir=Path(args.golden_dir) if args.golden_dir else None,
+                     hidden_paths=source_paths(p for p in args.source if Path(p).exists()))
     try:
         jobs = load_submissions(args.source)
     except (FileNotFoundError, UnicodeDecodeError) as exc:
@@ -207,7 +208,7 @@ def _golden(args: argparse.Namespace) -> int:
     import torch
 
     from harness.perf import golden
-    from harness.run.submissions import load_submissions
+    from harness.run.submissions import load_submissions, source_paths
     from harness.task import select_tasks
 
     if not torch.cuda.is_available():
@@ -221,7 +222,8 @@ def _golden(args: argparse.Namespace) -> int:
     wanted = {task.id for task in select_tasks(args.filter)}
     jobs = [j for j in load_submissions(str(solutions)) if j.task_id in wanted]
     out = Path(args.golden_out) if args.golden_out else golden.golden_root() / golden.machine_name()
-    config = _config(args, perf=True, compile_baseline=True, golden_dir=out / "(not compared)", remeasure_roofline=True)
+    config = _config(args, perf=True, compile_baseline=True, golden_dir=out / "(not compared)", remeasure_roofline=True,
+                     hidden_paths=source_paths([solutions]))
     # each task's results are written when its job is judged: a run cut short keeps what it measured
     writer = golden.GoldenWriter(out, golden.provenance(config.seed))
     code, summary, evaluator = _run(jobs, config, args.quiet, on_result=writer.add)

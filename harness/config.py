@@ -73,6 +73,9 @@ class RunConfig:
     backend: str = "local"             # "local" | "ray" (run/ray_backend.py)
     ray_address: str | None = None     # with backend "ray": "auto", "ray://host:port", None = a local Ray
     job_disk_bytes: int | None = None  # the most a job's directory may hold (None: its largest file allowed + 4 GiB, run/disk.py)
+    # files and folders no worker may read beyond the defaults (the prediction sources; the run's
+    # output folder, the tasks and the user's private folders are hidden anyway: run/runner.py)
+    hidden_paths: list[Path] = field(default_factory=list)
 
     def resolved_mode(self) -> str:
         if self.mode:

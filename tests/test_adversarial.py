@@ -19,6 +19,7 @@ import pytest
 import torch
 
 from conftest import ROOT, write_jsonl
+from harness.sandbox.confine import landlock_abi
 
 ADVERSARIAL = Path(__file__).resolve().parent / "adversarial"
 SECRET = "kbx-parent-secret-7d1e"
@@ -392,6 +393,58 @@ def test_nothing_at_import_time_holds_the_seed(tmp_path):
     # a forged `inputs` command on a swapped sys.stdin is never read: the honest kernel inside is
     # judged on the parent's inputs and passes (on seed 0's inputs it would be judged wrong)
     assert forge["verdict"] == "ok", (forge["call"], forge["exe"])
+
+
+PLANTED = "kbx-planted-6c0d"  # in each file a worker must not read
+
+
+def _plant_host_files(tmp: Path) -> dict[str, Path]:
+    """A parent temp dir and home of their own (as ``$TMPDIR`` and ``$HOME``) side by side in
+    ``tmp``, each hidden by its own rule, holding what a machine's would: another run's journal, a
+    token; the run's predictions and output folder beside them (hidden as the run's own); and a
+    decoy journal where nothing is hidden."""
+    folders = {name: tmp / name for name in ("tmp", "home", "decoy")}
+    for folder in folders.values():
+        folder.mkdir()
+    other_run = folders["tmp"] / "kbx-run-other"
+    other_run.mkdir()
+    (other_run / "journal.jsonl").write_text(json.dumps({"seed": 555000111, "note": PLANTED}) + "\n")
+    token = folders["home"] / ".cache" / "huggingface" / "token"
+    token.parent.mkdir(parents=True)
+    token.write_text(f"hf_{PLANTED}\n")
+    (folders["decoy"] / "journal.jsonl").write_text(json.dumps({"seed": 1, "decoy": True}) + "\n")
+    return folders
+
+
+@pytest.mark.skipif(landlock_abi() == 0, reason="kernel without Landlock: the guard alone refuses reads, of the "
+                                                "harness's and the run's own files only (the temp dir and home "
+                                                "are hidden natively)")
+def test_host_files_are_hidden_at_import(tmp_path):
+    """A submission that, at import, searches the folders above its job directory and the user's
+    home for journals (the run's own names the seed), the predictions (other submissions' code) and
+    tokens reads none of them: the parent's temp dir and home, the run's output folder and its
+    prediction files are hidden from the worker (at 61a7c99 it read them all). It does read the
+    decoy left where nothing is hidden, so the search itself works."""
+    seed = "918273647"
+    tmp_path = tmp_path.resolve()  # as the worker's working directory names it
+    folders = _plant_host_files(tmp_path)
+    preds = write_jsonl(tmp_path / "preds.jsonl", [{"file": "Activation/relu.py", "predict": _source("host_files_at_import"),
+                                                    "note": PLANTED}])
+    proc = subprocess.run([sys.executable, "-m", "harness.cli", "eval", str(preds), "--out", str(tmp_path / "out"), "-q",
+                           "--seed", seed, "--no-perf"], capture_output=True, text=True, timeout=600, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(folders["tmp"]),
+                               "HOME": str(folders["home"])})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    [record] = json.loads((tmp_path / "out" / "metrics.json").read_text())
+    detail = record["call"]["detail"]
+    assert "found at import:" in detail and detail.rstrip().endswith("END"), detail  # all of it
+    assert "+reads" in record["info"]["sandbox"], record["info"]
+    assert f"{folders['decoy']}/journal.jsonl: read {{\"seed\": 1" in detail, detail  # it did read
+    for planted in (folders["tmp"] / "kbx-run-other" / "journal.jsonl", folders["home"] / ".cache" / "huggingface" / "token",
+                    tmp_path / "out" / "journal.jsonl", preds):
+        assert f"{planted}: refused (" in detail, (planted, detail)  # found, and refused
+    assert PLANTED not in detail and seed not in detail and "555000111" not in detail, detail
+    assert record["verdict"] in ("error", "integrity"), record["verdict"]
 
 
 def test_workers_die_with_the_cli(tmp_path):

@@ -145,6 +145,100 @@ def test_confined_process_cannot_read_hidden_files(tmp_path, pipe_beside):
     assert seen.split() == ["own=read", "other=denied", "secret=denied", "public=read", "listdir=answers.pt"]
 
 
+def _nested_tree(root: Path) -> dict[str, Path]:
+    """hidden ``a`` > visible ``a/b`` > hidden ``a/b/c`` > visible ``a/b/c/d``, a file at each level,
+    a file beside them all, and links from the readable part into the hidden one and back."""
+    a = root / "a"
+    d = a / "b" / "c" / "d"
+    d.mkdir(parents=True)
+    files = {"a": a / "x.txt", "b": a / "b" / "y.txt", "c": a / "b" / "c" / "z.txt", "d": d / "w.txt",
+             "b_sibling": a / "b" / "e" / "s.txt", "outside": root / "outside.txt"}
+    for path in files.values():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("x")
+    (a / "b" / "to_c").symlink_to(a / "b" / "c" / "z.txt")  # readable folder, hidden target
+    (root / "to_d").symlink_to(d / "w.txt")  # readable folder, readable target in a hidden one
+    return files | {"link_to_hidden": a / "b" / "to_c", "link_to_visible": root / "to_d"}
+
+
+def _granted(path: Path, roots: list[Path]) -> bool:
+    """Whether Landlock would let ``path`` be read under ``roots`` (a rule covers what lies beneath
+    the object it was made for: a link's target)."""
+    real = path.resolve()
+    return any(real == r.resolve() or r.resolve() in real.parents for r in roots)
+
+
+def test_readable_roots_the_deepest_entry_decides(tmp_path):
+    """Hidden and visible entries nest either way (a checkout on sys.path inside the hidden temp
+    dir, its task folder hidden inside it, a job directory inside that): the deepest entry that
+    holds a path decides; a path in no entry is readable, one entry in both lists is hidden."""
+    from harness.sandbox.confine import readable_roots
+    files = _nested_tree(tmp_path)
+    a = tmp_path / "a"
+    roots, listable = readable_roots([a, a / "b" / "c"], [a / "b", a / "b" / "c" / "d"], top=tmp_path)
+    readable = {name for name, path in files.items() if _granted(path, roots)}
+    assert readable == {"b", "d", "b_sibling", "outside", "link_to_visible"}, readable
+    # opened entry by entry: the folders holding both kinds, and no other
+    assert set(listable) == {tmp_path, a, a / "b", a / "b" / "c"}, listable
+    # a path in both lists is hidden (an output folder that is also a sys.path entry)
+    roots, _ = readable_roots([a / "b"], [a / "b"], top=tmp_path)
+    assert not _granted(files["b"], roots) and _granted(files["a"], roots)
+
+
+CONFINED_NESTED = textwrap.dedent("""
+    import os, sys
+    from pathlib import Path
+    from harness.sandbox.confine import confine
+    root, job = Path(sys.argv[1]), Path(sys.argv[2])
+    a = root / "a"
+    print(confine(job, hidden=[a, a / "b" / "c"], visible=[a / "b", a / "b" / "c" / "d"]))
+    seen = []
+    for name in sys.argv[3:]:
+        try:
+            os.close(os.open(root / name, os.O_RDONLY))
+            seen.append("read")
+        except PermissionError:
+            seen.append("denied")
+    print(" ".join(seen))
+""")
+
+
+def test_confined_process_reads_by_the_deepest_entry(tmp_path):
+    """The same nesting enforced by Landlock, for native code too."""
+    if landlock_abi() == 0:
+        pytest.skip("kernel without Landlock: reads are not restricted at the system level")
+    files = _nested_tree(tmp_path / "tree")
+    job = tmp_path / "job"
+    job.mkdir()
+    names = sorted(files)
+    proc = subprocess.run([sys.executable, "-c", CONFINED_NESTED, str(tmp_path / "tree"), str(job),
+                           *(str(files[n].relative_to(tmp_path / "tree")) for n in names)],
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    level, seen = proc.stdout.splitlines()
+    assert level.endswith("+reads"), level
+    assert dict(zip(names, seen.split())) == {
+        "a": "denied", "b": "read", "c": "denied", "d": "read", "b_sibling": "read", "outside": "read",
+        "link_to_hidden": "denied", "link_to_visible": "read"}
+
+
+def test_a_worker_hides_the_users_folders_but_not_its_imports():
+    """The parent's list of the user's and other runs' folders (temp dir, home, ...) never holds a
+    folder the system needs; the worker's import folders include every sys.path entry and the
+    folder of an imported package, and leave out what lies in a protected folder."""
+    from harness.run.environment import private_dirs
+    from harness.sandbox.confine import needed_folders
+    private = [Path(p) for p in private_dirs()]
+    assert Path(tempfile.gettempdir()).resolve() in private
+    assert not [p for p in private if p in Path("/usr/lib").parents], private  # "/" as a home is not hidden
+    folders = needed_folders()
+    assert Path(sys.prefix).resolve() in folders
+    numpy_file = Path(np.__file__).resolve()
+    assert any(f in numpy_file.parents for f in folders), folders
+    torch_dir = Path(torch.__file__).resolve().parent
+    assert not [f for f in needed_folders(outside=[torch_dir]) if f == torch_dir or torch_dir in f.parents]
+
+
 def test_worker_env_drops_secrets(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_TOKEN", "secret")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "secret")

@@ -8,6 +8,8 @@ environment, pinned to the job's GPU.
 from __future__ import annotations
 
 import os
+import pwd
+import tempfile
 from pathlib import Path
 
 import harness
@@ -22,6 +24,33 @@ _DROP = {"TRITON_CACHE_DIR", "TRITON_HOME", "TRITON_DUMP_DIR", "TRITON_OVERRIDE_
 def harness_pythonpath() -> str:
     """The folder the ``harness`` package is imported from (children see nothing else on their path)."""
     return str(Path(harness.__file__).resolve().parent.parent)
+
+
+# Folders the system needs readable (the CUDA driver, Triton's compiler, the interpreter's
+# libraries): a private folder that holds one of them (a home of "/") is never hidden.
+_SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/bin", "/sbin", "/etc", "/opt", "/proc", "/sys", "/dev")
+
+
+def private_dirs() -> list[str]:
+    """The folders of this machine that hold the user's or other runs' data and that a worker has
+    no need to read: the temp dir (this process's: a worker's is its job dir, so it is resolved
+    here, in the parent), the user's home (the password database's and ``$HOME``), ``/dev/shm``,
+    ``/var/tmp`` and ``/run/user/<uid>``. The worker hides them (sandbox/confine.py), except the
+    folders its Python imports from; those that do not exist, or hold a system folder, are left out."""
+    candidates = [tempfile.gettempdir(), os.environ.get("HOME", ""), "/dev/shm", "/var/tmp", f"/run/user/{os.getuid()}"]
+    try:
+        candidates.append(pwd.getpwuid(os.getuid()).pw_dir)
+    except KeyError:  # a uid with no entry (a container's): $HOME is all there is
+        pass
+    found: list[str] = []
+    for candidate in candidates:
+        if not candidate or not os.path.isdir(candidate):
+            continue
+        real = os.path.realpath(candidate)
+        holds_system = any(s == real or s.startswith(real.rstrip("/") + "/") for s in _SYSTEM_DIRS)
+        if not holds_system and real not in found:
+            found.append(real)
+    return found
 
 
 def physical_gpu(slot: str | None) -> str | None:

@@ -66,7 +66,8 @@ class JobRunner:
         self.config = RunConfig(out_dir=config.out_dir, seed=config.seed, mode=mode, gpus=[0] if mode == GPU else None,
                                 workers=slots, limits=config.limits, memory_limit=config.memory_limit, perf=config.perf,
                                 compile_baseline=config.compile_baseline, golden_dir=config.golden_dir, shards=1,
-                                fail_fast=config.fail_fast, perf_samples=config.perf_samples)
+                                fail_fast=config.fail_fast, perf_samples=config.perf_samples,
+                                hidden_paths=config.hidden_paths)
         self.evaluator = Evaluator(self.config)
         self.evaluator.open()
         self.slot = "0" if mode == GPU else None

@@ -24,7 +24,7 @@ from harness.perf.metrics import implausible_timing, job_metrics
 from harness.files import remove_tree
 from harness.report.summary import write_reports
 from harness.report.quality import code_quality
-from harness.run.environment import baseline_env, physical_gpu, visible_devices, worker_env
+from harness.run.environment import baseline_env, physical_gpu, private_dirs, visible_devices, worker_env
 from harness.run.disk import SLACK_BYTES
 from harness.run.gpu_memory import (JUDGING_FACTOR, PerfMemory, Reservation, budget_for, out_of_gpu_memory,
                                     perf_footprint)
@@ -127,6 +127,8 @@ class Evaluator:
         self.references = ReferenceCache()
         self.results: dict[str, JobResult] = {}  # by job key, after run()
         self._scratch = Path(tempfile.mkdtemp(prefix="kbx-jobs-"))
+        # resolved here, before any worker's environment names its job dir as home and temp dir
+        self._private = private_dirs()
         self.perf_enabled = config.perf and (self.mode == GPU or os.environ.get(ENV_PERF_ON_CPU) == "1")
         self._gpu_locks: dict[str | None, threading.Lock] = {}  # one timed job per GPU at a time
         self._quiet: dict[str | None, QuietGpu] = {}  # the jobs of each GPU, held while another is timed
@@ -551,7 +553,8 @@ class Evaluator:
                 "device": self._worker_device(),
                 "interpret": self.mode == INTERPRETER,
                 "memory_limit": self.config.memory_limit if self.mode == INTERPRETER else None,
-                "protected": [str(self._scratch)],  # other jobs' files (the guard allows its own)
+                "protected": self._protected(),  # other jobs', this run's and its inputs' files
+                "private": self._private,  # the user's and other runs' folders (Landlock only)
                 "perf": self.perf_enabled and main}
         if share is not None:
             spec["cases"] = share
@@ -561,6 +564,13 @@ class Evaluator:
         return WorkerProcess(protocol.WORKER_MODULE, job_dir, spec, env, commands=True, zygote=self._zygote, clock=clock,
                              after_import={"cmd": protocol.CMD_INPUTS, "seed": self.config.seed},
                              warm=self._worker_warm(), disk_cap=disk_cap)
+
+    def _protected(self) -> list[str]:
+        """What a worker must not open, even through library code (the guard) or natively
+        (Landlock): other jobs' directories (its own is allowed), the run's output folder (its
+        journal names the seed) and the prediction sources (the other submissions' code)."""
+        paths = [self._scratch, self.config.out_dir, *self.config.hidden_paths]
+        return [str(Path(p).resolve()) for p in paths]
 
     def _may_share(self) -> bool:
         return bool(self.config.shards and self.config.shards > 1) or (

@@ -204,6 +204,19 @@ def prediction_files(root: Path) -> list[Path]:
     return sorted(found)
 
 
+def source_paths(sources: Iterable[str | Path]) -> list[Path]:
+    """What a run reads its predictions from, for its workers to hide (other submissions' code):
+    each source as given, resolved, and under a folder the folders of the prediction files found
+    there (a ``sys.path`` folder between the two, which workers may read, would show them again)."""
+    found: set[Path] = set()
+    for source in sources:
+        path = Path(source).resolve()
+        found.add(path)
+        if path.is_dir():
+            found.update(f.parent for f in prediction_files(path))
+    return sorted(found)
+
+
 def load_submissions(source: str | Path | Iterable[tuple[str, str]] | list[str | Path]) -> list[Job]:
     """Jobs from a JSONL file, a ``.py`` file, a directory, a list of those (job ids stay unique
     across them), or ``(task, code)`` pairs."""

@@ -6,8 +6,17 @@ its files, make device nodes, or bypass file permissions). Then, strongest avail
 
 - **Landlock** (Linux >= 5.13, unprivileged, irreversible): the worker may write only inside its
   own temp dir (making only folders and regular files there) and to the null and GPU device files
-  (not ``/dev/shm`` or any other path under ``/dev``); it cannot read the paths it is told to hide (other jobs' directories, the bundled
-  solutions, the dataset, ...: level ``+reads``; their names may be listed, their files not read);
+  (not ``/dev/shm`` or any other path under ``/dev``); it cannot read the paths it is told to hide
+  (level ``+reads``; their names may be listed, their files not read): the worker hides the run's
+  own files (the jobs' scratch root, the run's output folder, the prediction files, the task
+  files, the dataset, golden results, the bundled solutions and the metric) and the places that
+  hold the user's and other runs' data (the parent's temp dir, the user's home, ``/dev/shm``,
+  ``/var/tmp``, ``/run/user/<uid>``), except its own job dir and the folders its Python imports
+  from (prefixes, ``sys.path``, imported packages) or its environment names for the CUDA toolkit
+  and Triton (``LD_LIBRARY_PATH``, ...), which may lie inside those (a virtual environment in the
+  home, a checkout in the temp dir); hidden paths inside them stay hidden.
+  Everything else stays readable: natively the CUDA driver and Triton's compiler read under
+  ``/usr``, ``/lib``, ``/etc``, ``/proc``, ``/sys``, ``/dev`` and site-packages.
   TCP is blocked (ABI >= 4); it cannot ptrace or signal processes outside its sandbox (ABI >= 6),
   so the parent's memory is out of reach.
 - **audit hook** (fallback where Landlock is missing, e.g. gVisor): Python-level file writes,
@@ -73,52 +82,75 @@ def landlock_abi() -> int:
     return max(int(version), 0)
 
 
-def _within(path: Path, root: Path) -> bool:
-    return path == root or root in path.parents
+def _marks(hidden: list[Path], visible: list[Path]) -> dict[str, bool]:
+    """Each existing entry's resolved path -> whether it is hidden. A path in both lists is hidden
+    (a home that is itself a ``sys.path`` entry stays unreadable: its tokens weigh more than an
+    import that fails)."""
+    marks: dict[str, bool] = {}
+    for paths, mark in ((visible, False), (hidden, True)):
+        for path in paths:
+            if os.path.exists(path):
+                marks[os.path.realpath(path)] = mark
+    return marks
+
+
+def _marks_below(marks: dict[str, bool]) -> dict[str, set[bool]]:
+    """Each folder holding an entry strictly below it -> the marks of those entries."""
+    below: dict[str, set[bool]] = {}
+    for path, mark in marks.items():
+        while path != "/":
+            path = os.path.dirname(path)
+            below.setdefault(path, set()).add(mark)
+    return below
+
+
+def _hidden_at(path: str, marks: dict[str, bool]) -> bool:
+    """Whether ``path`` (resolved) is hidden: the deepest entry containing it decides; none, readable."""
+    while True:
+        mark = marks.get(path)
+        if mark is not None:
+            return mark
+        if path == "/":
+            return False
+        path = os.path.dirname(path)
 
 
 def readable_roots(hidden: list[Path], visible: list[Path], top: Path = Path("/")) -> tuple[list[Path], list[Path]]:
     """``(roots, listable)``: granted read access to the subtrees of ``roots`` and listing of the
-    directories in ``listable``, everything under ``top`` is readable except the files that lie in
-    ``hidden`` (and not in ``visible``, e.g. a job's own directory inside the hidden scratch root).
-    Landlock only grants, so each directory on the way to a hidden path is opened up entry by
+    directories in ``listable``, so that under ``top`` a path is readable unless the deepest entry
+    of ``hidden`` and ``visible`` that contains it is a hidden one (a path in no entry is readable;
+    one entry in both lists is hidden). Entries nest either way: a job's own directory (visible)
+    inside the hidden scratch root, a checkout on ``sys.path`` (visible) inside the hidden temp dir,
+    and its task and solution folders (hidden) inside that.
+
+    Landlock only grants, so each directory that holds paths of both kinds is opened up entry by
     entry, and itself granted listing only (which Landlock extends to the directories beneath it:
     a hidden directory's names can be listed, its files not read; a directory on ``sys.path`` that
-    holds a hidden one stays listable, so imports from it still work)."""
-    hidden = [h.resolve() for h in hidden if h.exists()]
-    visible = [v.resolve() for v in visible if v.exists()]
-
-    def inside_hidden(p: Path) -> bool:
-        return any(_within(p, h) for h in hidden)
-
-    def blocked(p: Path) -> bool:
-        return inside_hidden(p) and not any(_within(p, v) for v in visible)
-
-    def mixed(p: Path) -> bool:  # holds both what is hidden and what is not: opened entry by entry
-        return any(p != h and _within(h, p) for h in hidden) or (
-            inside_hidden(p) and any(p != v and _within(v, p) for v in visible))
+    holds a hidden one stays listable, so imports from it still work). A link is judged by where it
+    leads. Cost: one ``scandir`` per such directory, dictionary look-ups per entry."""
+    marks = _marks(hidden, visible)
+    below = _marks_below(marks)
 
     roots: list[Path] = []
     listable: list[Path] = []
-    todo = [top.resolve()]
+    todo = [os.path.realpath(top)]
     while todo:
         folder = todo.pop()
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
             continue
-        listable.append(folder)
+        listable.append(Path(folder))
         for entry in entries:
-            path = Path(entry.path)
-            try:
-                target = path.resolve()  # a link is judged by where it leads
-            except (OSError, RuntimeError):
-                continue
-            if mixed(target):
-                if not entry.is_symlink():  # the real directory is reached on its own path
-                    todo.append(path)
-            elif not blocked(target):
-                roots.append(path)
+            link = entry.is_symlink()
+            # a real entry of a real folder is its own resolved path; only links need resolving
+            target = os.path.realpath(entry.path) if link else entry.path
+            hidden_here = _hidden_at(target, marks)
+            if (not hidden_here) in below.get(target, ()):  # holds the other kind too: entry by entry
+                if not link:  # the real directory is reached on its own path
+                    todo.append(entry.path)
+            elif not hidden_here:
+                roots.append(Path(entry.path))
     return roots, listable
 
 
@@ -255,18 +287,61 @@ def drop_capabilities() -> bool:
     return libc.capset(ctypes.byref(header), ctypes.byref(data)) == 0
 
 
-def confine(job_dir: Path, hidden: list[Path] = ()) -> str:
+def _under(path: str, roots: tuple[str, ...]) -> bool:
+    """Whether ``path`` is one of ``roots`` or lies beneath one (as written: nothing is resolved)."""
+    return any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots)
+
+
+# Variables of a worker's environment (kept by run/environment.py) that name a folder or file the
+# CUDA toolkit or Triton's compiler reads after the import: a toolkit installed in the home, say.
+_TOOL_VARIABLE_PREFIXES, _TOOL_VARIABLE_SUFFIXES = ("CUDA_", "TRITON_"), ("_HOME", "_PATH", "_DIR")
+
+
+def _named_by_environment() -> set[str]:
+    """The absolute paths in ``LD_LIBRARY_PATH`` and the CUDA and Triton tool variables."""
+    found = {p for p in os.environ.get("LD_LIBRARY_PATH", "").split(os.pathsep) if os.path.isabs(p)}
+    found.update(value for name, value in os.environ.items()
+                 if name.startswith(_TOOL_VARIABLE_PREFIXES) and name.endswith(_TOOL_VARIABLE_SUFFIXES)
+                 and os.path.isabs(value))
+    return found
+
+
+def needed_folders(outside: list[Path] = ()) -> list[Path]:
+    """What this process reads after it is confined, besides its job dir: where its Python imports
+    from (its prefixes, each ``sys.path`` entry, and the folder, or single file, of every top-level
+    module already imported that lies in none of those: an editable install's finder maps a package
+    to a folder on no ``sys.path`` entry) and the library and tool folders its environment names
+    (``LD_LIBRARY_PATH``, ``CUDA_HOME``, ``TRITON_PTXAS_PATH``, ...); none inside ``outside`` (the
+    harness loads each task file as a module of its own: the tasks stay hidden)."""
+    entries = {sys.prefix, sys.exec_prefix, sys.base_prefix}
+    entries.update(os.path.abspath(entry) for entry in sys.path if isinstance(entry, str))  # "": the working dir
+    roots = tuple(entries)
+    found = entries | _named_by_environment()
+    for name, module in list(sys.modules.items()):
+        if "." in name:
+            continue  # a submodule lies in its package's folder
+        file = getattr(module, "__file__", None)
+        folders = [os.path.dirname(file) if os.path.basename(file).startswith("__init__.") else file] \
+            if isinstance(file, str) else [p for p in getattr(module, "__path__", None) or () if isinstance(p, str)]
+        found.update(f for f in folders if not _under(f, roots))  # (most are: no need to resolve them)
+    excluded = tuple(os.path.realpath(p) for p in outside)
+    resolved = {os.path.realpath(p) for p in found if os.path.exists(p)}
+    return sorted(Path(p) for p in resolved if not _under(p, excluded))
+
+
+def confine(job_dir: Path, hidden: list[Path] = (), visible: list[Path] = ()) -> str:
     """Restrict this process to writing inside ``job_dir`` and to the device files of
-    :func:`writable_devices` and, with Landlock, to reading anything but ``hidden`` (``job_dir``
-    stays readable inside it); every capability is dropped first. Returns the level applied
-    (``+reads`` when reads are restricted)."""
+    :func:`writable_devices` and, with Landlock, to reading anything but ``hidden``, where
+    ``job_dir`` and ``visible`` (what it needs: :func:`needed_folders`) stay readable: the deepest entry
+    containing a path decides (:func:`readable_roots`). Every capability is dropped first. Returns
+    the level applied (``+reads`` when reads are restricted)."""
     drop_capabilities()
     devices = writable_devices()
     writable = [job_dir, *devices]
     abi = landlock_abi()
     if abi > 0 and os.environ.get(ENV_SANDBOX) != "audit":
         hidden = [p for p in hidden if p.exists()]
-        readable = readable_roots(hidden, [job_dir]) if hidden else None
+        readable = readable_roots(hidden, [job_dir, *visible]) if hidden else None
         try:
             _landlock(writable, abi, readable)
             return f"landlock-abi{abi}" + ("+reads" if readable is not None else "")

@@ -61,8 +61,9 @@ def format_error(exc: BaseException, submission_path: str) -> str:
     if root is not exc and root_message and str(root) not in message:
         message += f"\ncaused by: {root_message}"
     if isinstance(exc, PermissionError) and not str(exc).startswith(("guard:", "monkeypatch:", "tampering:")):
-        message = ("sandbox: the system refused the submission (writing outside its job directory, making "
-                   f"anything but folders and regular files there, or a privileged operation): {message}")
+        message = ("sandbox: the system refused the submission (writing outside its job directory, reading a "
+                   "file hidden from it, making anything but folders and regular files there, or a privileged "
+                   f"operation): {message}")
     return (text + message)[-4000:]
 
 
@@ -103,9 +104,9 @@ def _sha256_of(path: Path) -> str | None:
 
 
 def _protected_paths(job: dict) -> list[Path]:
-    """What the submission must not read: other jobs (the scratch root), the task files, the
-    dataset, golden results, bundled solutions and the metric (the harness package is added by
-    the guard's policy)."""
+    """What the submission must not read: other jobs (the scratch root), the run's output folder and
+    prediction sources (the parent's list), the task files, the dataset, golden results, bundled
+    solutions and the metric (the harness package is added by the guard's policy)."""
     from harness import shipped
     paths = [Path(p) for p in job.get("protected", [])]
     paths += [shipped.tasks_dir(), shipped.dataset_dir(), shipped.golden_results_dir(), shipped.metric_dir()]
@@ -149,7 +150,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     device = job["device"]
     on_gpu = device.startswith("cuda")
 
-    from harness.sandbox.confine import confine, set_limits
+    from harness.sandbox.confine import confine, needed_folders, set_limits
     # A native crash (a segfault in a library, the profiler, or the submission's own doing) then
     # leaves the Python stack of the crash in the job's stderr, which goes into the verdict.
     faulthandler.enable(all_threads=True)
@@ -179,7 +180,11 @@ def run(job: dict, reporter: EventWriter) -> None:
     protected = _protected_paths(job)
     policy = policy_for(job_dir, protected)
 
-    sandbox = confine(job_dir, hidden=protected)  # Landlock: these unreadable even to native code
+    # Landlock: these unreadable even to native code; so are the user's and other runs' folders
+    # (the parent's list), except what the worker reads from them (a virtual environment in the
+    # home). Those are not the guard's: it knows no exceptions, and the submission's imports read there.
+    private = [Path(p) for p in job.get("private", [])]
+    sandbox = confine(job_dir, hidden=protected + private, visible=needed_folders(outside=protected))
     launch_check = LaunchCheck(str(submission), device_tensors_only=on_gpu and not job["interpret"])  # snapshots the environment and Triton's knobs: before the import
     launches = LaunchCounter(check=launch_check.check)  # reachable only from here and the guard's hook
     launches.install()
