@@ -34,6 +34,8 @@ EXPECTED = {
     "kernel_error": ("error", "call", "power of 2"),
     "good_autotuned": ("ok", None, ""),
     "good_libdevice": ("ok", None, ""),
+    "good_libdevice_stubs": ("ok", None, ""),
+    "good_tutorial_device": ("ok", None, ""),
     "good_autotune_global_configs": ("ok", None, ""),
     "good_common_idioms": ("ok", None, ""),
     "good_device_queries": ("ok", None, ""),

@@ -365,6 +365,112 @@ def test_interpreter_fma_is_fused():
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-3000:]
 
 
+# Every spelling of libdevice a Triton 3.x kernel may use, in a module imported after install() (as
+# the worker imports a submission after installing the fixes): a stub imported by name is bound then.
+LIBDEVICE_MODULE = textwrap.dedent("""
+    import triton
+    import triton.language as tl
+    from triton.language.extra import libdevice
+    from triton.language.extra.libdevice import tanh as stub_tanh
+    from triton.language.extra.cuda import libdevice as cuda_libdevice
+    from triton.language.extra.cuda.libdevice import tanh as cuda_tanh
+    try:
+        from triton.language.extra.hip.libdevice import tanh as hip_tanh
+    except ImportError:  # a Triton built without the AMD backend
+        hip_tanh = cuda_tanh
+
+
+    @triton.jit
+    def kernel(x_ptr, y_ptr, SPELLING: tl.constexpr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + offs)
+        if SPELLING == 0:
+            y = libdevice.tanh(x)
+        elif SPELLING == 1:
+            y = stub_tanh(x)
+        elif SPELLING == 2:
+            y = tl.extra.libdevice.tanh(x)
+        elif SPELLING == 3:
+            y = cuda_libdevice.tanh(x)
+        elif SPELLING == 4:
+            y = cuda_tanh(x)
+        elif SPELLING == 5:
+            y = tl.extra.cuda.libdevice.tanh(x)
+        else:
+            y = hip_tanh(x)
+        tl.store(y_ptr + offs, y)
+
+
+    @triton.jit
+    def missing(x_ptr, BLOCK: tl.constexpr):
+        x = tl.load(x_ptr + tl.arange(0, BLOCK))
+        tl.store(x_ptr + tl.arange(0, BLOCK), libdevice.fast_tanhf(x))  # HIP's only: no CUDA function
+""")
+LIBDEVICE_SPELLINGS = textwrap.dedent("""
+    import importlib.util, sys
+    import torch
+    from triton.runtime.errors import InterpreterError
+    from harness.sandbox.interpreter_compat import install
+    install()
+    spec = importlib.util.spec_from_file_location("spellings", sys.argv[1])
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    x = torch.randn(1024) * 4
+    for spelling in range(7):
+        y = torch.empty_like(x)
+        module.kernel[(1,)](x, y, SPELLING=spelling, BLOCK=1024)
+        assert torch.equal(y, torch.tanh(x)), spelling   # the same numerics on every path
+    try:
+        module.missing[(1,)](x, BLOCK=1024)
+    except InterpreterError as exc:   # as the GPU's compiler, which looks the name up in CUDA's module
+        assert "has no attribute 'fast_tanhf'" in str(exc), exc
+    else:
+        raise AssertionError("a stub with no CUDA function ran")
+    print("ok")
+""")
+
+
+def test_interpreter_libdevice_every_spelling(tmp_path):
+    source = tmp_path / "spellings.py"
+    source.write_text(LIBDEVICE_MODULE)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TRITON_INTERPRET": "1"}
+    proc = subprocess.run([sys.executable, "-c", LIBDEVICE_SPELLINGS, str(source)], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-3000:]
+
+
+def test_libdevice_symbols_of_both_backends_map_to_torch():
+    from harness.sandbox.interpreter_compat import libdevice_torch_function
+    assert libdevice_torch_function("__nv_tanhf") is libdevice_torch_function("__ocml_tanh_f32") is torch.tanh
+    assert libdevice_torch_function("__nv_erf") is libdevice_torch_function("__ocml_erf_f64") is torch.special.erf
+    assert libdevice_torch_function("__triton_hip_fast_expf") is torch.exp
+    assert libdevice_torch_function("__triton_hip_iabs") is torch.abs
+
+
+# The Triton tutorials' device query at import: with no GPU Triton finds no driver ("0 active
+# drivers"); in interpreter mode the answer is the CPU, and every other query fails as before.
+DRIVER_QUERIES = textwrap.dedent("""
+    import torch, triton
+    from harness.sandbox.interpreter_compat import install
+    install()
+    assert triton.runtime.driver.active.get_active_torch_device() == torch.device("cpu")
+    try:
+        triton.runtime.driver.active.get_current_target()
+    except RuntimeError as exc:
+        assert "active drivers" in str(exc), exc
+    else:
+        raise AssertionError("the interpreter was given a GPU target")
+    print("ok")
+""")
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="with a GPU, Triton's own driver answers")
+def test_interpreter_answers_the_active_torch_device():
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TRITON_INTERPRET": "1"}
+    proc = subprocess.run([sys.executable, "-c", DRIVER_QUERIES], env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-3000:]
+
+
 RELU_SOURCE = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
 KERNEL_SELECT = "    y = tl.where(x < 0.0, 0.0, x)\n"
 # The select moves into a @jit helper that reads a module-level ZERO: the kernel's own line and the

@@ -11,8 +11,11 @@ patched: kernels should (and the prompts say to) upcast first.
 
 2. ``libdevice`` calls (``tl.extra.cuda.libdevice.tanh`` and friends, common in LLM-written kernels)
 are not callable in the interpreter at all. They are routed to the PyTorch function of the same
-name (``__nv_tanhf`` -> ``torch.tanh``), evaluated on the CPU in the argument's precision, out of
-the op monitor's sight (it is the kernel's math, not the wrapper's).
+name (``__nv_tanhf``, HIP's ``__ocml_tanh_f32`` -> ``torch.tanh``), evaluated on the CPU in the
+argument's precision, out of the op monitor's sight (it is the kernel's math, not the wrapper's).
+Every spelling reaches them: the backends' modules, and the backend-neutral stub module Triton 3.x
+documents (``from triton.language.extra import libdevice``, whose functions are empty: a GPU's
+compiler swaps them for CUDA's), as modules, through ``tl.extra`` or imported by name.
 
 3. ``tl.fma`` rounds once on a GPU. Some interpreters (Triton 3.8 and older) compute ``x * y + z``
 with two roundings, and bf16 operands as raw bits; a kernel whose correctness rests on the single
@@ -20,9 +23,18 @@ rounding (e.g. an exact remainder ``fma(-q, b, a)``) then fails on CPU only. ``c
 replaced by a correctly rounded float32 fma (exact product and sum in float64, with the sum's
 rounding error deciding exact ties), and 16-bit formats go through float64 as Triton 3.9 does.
 float64 operands keep the installed interpreter's fma.
+
+4. ``triton.runtime.driver.active.get_active_torch_device()``, which the Triton tutorials call at
+import, raises with no GPU ("0 active drivers"); in interpreter mode it answers the CPU, where the
+interpreter runs. Other driver queries still raise: there is no GPU target to report.
 """
 
 from __future__ import annotations
+
+import functools
+import inspect
+from types import ModuleType
+from typing import Any, Callable
 
 import numpy as np
 
@@ -83,6 +95,7 @@ def install() -> None:
         return encode(op(decode(lhs), decode(rhs), decode(other)), rhs)
 
     _install_libdevice(InterpreterBuilder, TensorHandle)
+    _install_cpu_driver()
     _install_fma(InterpreterBuilder, TensorHandle, is_bf16)
     _install_bf16_casts_and_dot(InterpreterBuilder, TensorHandle, is_bf16, tl)
     InterpreterBuilder.binary_op = bf16_binary_op
@@ -91,16 +104,27 @@ def install() -> None:
     _INSTALLED = True
 
 
-_LIBDEVICE_ALIASES = {"fabs": "abs", "rint": "round", "nearbyint": "round", "powi": "pow", "powf": "pow",
-                      "fdividef": "div", "fdiv_rn": "div", "div_rn": "div", "isinfd": "isinf", "isnand": "isnan",
-                      "signbitd": "signbit", "saturatef": None}
+_LIBDEVICE_ALIASES = {"fabs": "abs", "iabs": "abs", "rint": "round", "nearbyint": "round", "powi": "pow",
+                      "pown": "pow", "powf": "pow", "fdividef": "div", "fdiv_rn": "div", "div_rn": "div",
+                      "isinfd": "isinf", "isnand": "isnan", "signbitd": "signbit", "saturatef": None}
+# How the backends name their math functions: CUDA's ``__nv_tanhf``, HIP's ``__ocml_tanh_f32`` (and
+# ``__ockl_``/``__triton_hip_`` helpers): stripped down to the name PyTorch uses.
+_SYMBOL_PREFIXES = ("__nv_", "__ocml_", "__ockl_", "__triton_hip_")
+_SYMBOL_SUFFIXES = ("_f16", "_f32", "_f64", "_u32", "_u64")
+# The module of stubs Triton 3.x documents (``from triton.language.extra import libdevice``; on a GPU
+# the compiler maps it to the backend's module), and the backends' modules, the first the one the
+# stubs stand for here: CUDA's, as on the NVIDIA GPUs this benchmark targets.
+LIBDEVICE_STUBS = "triton.language.extra.libdevice"
+LIBDEVICE_BACKENDS = ("triton.language.extra.cuda.libdevice", "triton.language.extra.hip.libdevice")
 
 
 def libdevice_torch_function(symbol: str):
     """The torch function that computes libdevice's ``symbol`` (``None`` if there is none)."""
     import torch
 
-    name = symbol.removeprefix("__nv_").removeprefix("fast_")
+    name = next((symbol.removeprefix(p) for p in _SYMBOL_PREFIXES if symbol.startswith(p)), symbol)
+    name = name.removeprefix("fast_")
+    name = next((name.removesuffix(s) for s in _SYMBOL_SUFFIXES if name.endswith(s)), name)
     candidates = [name, name[:-1] if name.endswith("f") else name]
     for cand in candidates:
         cand = _LIBDEVICE_ALIASES.get(cand, cand)
@@ -113,8 +137,8 @@ def libdevice_torch_function(symbol: str):
 
 
 def _install_libdevice(builder_cls, tensor_handle) -> None:
-    import importlib
-
+    """Evaluate libdevice calls with torch (``create_extern_elementwise``), and make every module a
+    kernel may call them through callable inside interpreted kernels (``_bind_libdevice_modules``)."""
     import torch
     from triton.runtime import interpreter
 
@@ -131,22 +155,107 @@ def _install_libdevice(builder_cls, tensor_handle) -> None:
         return tensor_handle(out.astype(interpreter._get_np_dtype(retType)), retType.scalar)
 
     builder_cls.create_extern_elementwise = create_extern_elementwise
+    semantic = getattr(interpreter, "interpreter_semantic", None)  # (every Triton 3.6+ interpreter has it)
+    if semantic is not None:
+        _bind_libdevice_modules(semantic)
 
-    original_patch_lang = interpreter._patch_lang
-    modules = []
-    for name in ("triton.language.extra.cuda.libdevice", "triton.language.extra.libdevice"):
+
+def _import_or_none(name: str) -> ModuleType | None:
+    """The module ``name``, or None where this Triton has none (a build without the AMD backend)."""
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+def _bind_libdevice_modules(semantic: Any) -> None:
+    """Rebind, once and before the submission is imported, every libdevice function of the backends'
+    modules and of the stub module to one that calls the backend's function with the interpreter's
+    semantic. The interpreter itself patches only ``tl`` and ``tl.math``, and only attributes, for
+    the length of a launch; a kernel's ``from triton.language.extra.libdevice import tanh`` binds
+    the function object when the submission is imported, and the stubs are empty functions (on a GPU
+    the compiler swaps them for the backend's by name), so each call returned ``None``."""
+    backends = [m for m in map(_import_or_none, LIBDEVICE_BACKENDS) if m is not None]
+    for module in backends:
+        for name, member in list(vars(module).items()):
+            if inspect.isfunction(member) and _is_builtin(member):
+                setattr(module, name, _with_semantic(member, semantic))
+    stubs = _import_or_none(LIBDEVICE_STUBS)
+    if stubs is None or not backends:
+        return
+    for name, stub in list(vars(stubs).items()):
+        if inspect.isfunction(stub) and stub.__module__ == LIBDEVICE_STUBS:
+            real = getattr(backends[0], name, None)
+            setattr(stubs, name, real if real is not None else _missing_from(backends[0], stub))
+
+
+def _is_builtin(member: Any) -> bool:
+    """Whether ``member`` is one of Triton's builtins (a function the compiler calls with its semantic)."""
+    import triton.language as tl
+
+    return bool(tl.core.is_builtin(member))
+
+
+def _with_semantic(builtin: Callable, semantic: Any) -> Callable:
+    """``builtin`` as the interpreter calls ``tl``'s during a launch (its ``_patch_attr``): with the
+    interpreter's semantic in place of any given. Not itself marked builtin, so never patched again."""
+
+    @functools.wraps(builtin, updated=())
+    def call(*args, **kwargs):
+        kwargs.pop("_semantic", None)
+        return builtin(*args, **kwargs, _semantic=semantic)
+
+    return call
+
+
+def _missing_from(backend: ModuleType, stub: Callable) -> Callable:
+    """What a stub with no function of that name in ``backend`` does when called: fail as the GPU
+    compiler does when it looks the name up there, rather than return ``None``."""
+
+    @functools.wraps(stub, updated=())
+    def call(*args, **kwargs):
+        raise AttributeError(f"module '{backend.__name__}' has no attribute '{stub.__name__}'")
+
+    return call
+
+
+class InterpreterDriver:
+    """``triton.runtime.driver.active`` in interpreter mode: Triton's own driver where it finds one,
+    and where it finds none (a CPU-mode worker sees no GPU: "0 active drivers") an answer to
+    ``get_active_torch_device()``, the CPU, where the interpreter runs kernels and the harness puts
+    their tensors (the Triton tutorials' module-level ``DEVICE = ...get_active_torch_device()``).
+    Every other query goes to Triton's driver and fails as before: the interpreter is no GPU target,
+    so none is invented (``get_current_target()`` would send kernels down a path of its choosing)."""
+
+    __slots__ = ("_config",)
+
+    def __init__(self, config: Any) -> None:
+        self._config = config  # triton.runtime.driver (a DriverConfig), whose ``default`` is Triton's choice
+
+    def get_active_torch_device(self) -> Any:
+        """Triton's driver's device, else the CPU."""
         try:
-            modules.append(importlib.import_module(name))
-        except ImportError:
-            continue
+            return self._config.default.get_active_torch_device()
+        except RuntimeError:  # no (single) active driver: the interpreter's device is the host
+            import torch
+            return torch.device("cpu")
 
-    def patch_lang(fn):
-        scope = original_patch_lang(fn)
-        for module in modules:
-            interpreter._patch_builtin(module, interpreter.interpreter_builder, scope)
-        return scope
+    def __getattr__(self, name: str) -> Any:
+        if name == "_config":  # not yet set (a copy being made): no lookup through itself
+            raise AttributeError(name)
+        return getattr(self._config.default, name)
 
-    interpreter._patch_lang = patch_lang
+
+def _install_cpu_driver() -> None:
+    """Make ``InterpreterDriver`` the active driver, unless one was chosen already."""
+    try:
+        from triton.runtime import driver as config  # the DriverConfig instance, not the module
+    except ImportError:  # pragma: no cover
+        return
+    if callable(getattr(config, "set_active", None)) and getattr(config, "_active", None) is None:
+        config.set_active(InterpreterDriver(config))
 
 
 def fma_float32(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
