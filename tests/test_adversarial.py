@@ -201,12 +201,12 @@ EXPECTED = {
     "forged_operator_object": ("integrity", "exe", "not PyTorch's"),
     # relu computed by an allowed copy_ into a quint8 tensor, whose kernel rounds and clamps (exe ok at
     # 3442f99): allowed ops on quantized, non-strided, negated or conjugated tensors are compute
-    "quantized_copy_clamps": ("integrity", "exe", "quint8"),
+    "quantized_copy_clamps": ("integrity", None, "quint8"),
     # ... and relu from bytes read as other types (a float's sign byte, sign-extended by an int8 to
     # int16 copy, then an out-of-range float64 to int64 conversion as a select; exe ok at 61a7c99): a
     # view of another element size and a tensor set onto a storage are compute, and so is a float
     # truncated to an integer
-    "bytes_reinterpreted_relu": ("integrity", "exe", "read as torch.uint8"),
+    "bytes_reinterpreted_relu": ("integrity", None, "read as torch.uint8"),
     # torch state the harness's own library calls read, planted with an object whose truth test is
     # a callable with no frame of its own that takes frames (torch.save's thread-local flag, a bool
     # every dispatch mode's __enter__ tests), run with no frame of the submission's on the stack:
@@ -343,7 +343,8 @@ def test_run_writes_its_reports_and_leaves_nothing_behind(attack_run):
     summary = json.loads((attack_run["out"] / "summary.json").read_text())
     assert "left_behind" not in summary, summary["left_behind"]
     assert (attack_run["out"] / "metrics.json").exists()
-    assert os.listdir(attack_run["scratch"]) == []
+    # (the trusted baseline's torch.compile caches go there too: torchinductor_<user>)
+    assert [name for name in os.listdir(attack_run["scratch"]) if name.startswith("kbx-")] == []
 
 
 def test_correct_solution_beside_the_attacks_passes(attack_run):

@@ -325,3 +325,10 @@ def _install_bf16_casts_and_dot(builder_cls, tensor_handle, is_bf16, tl) -> None
     builder_cls.cast_impl = create_cast
     builder_cls.create_fp_to_fp = create_fp_to_fp
     builder_cls.create_dot = create_dot
+    if not hasattr(builder_cls, "get_bf16"):
+        # a bfloat16 scalar constant (``x * 2`` with x bfloat16): Triton 3.6's interpreter has no
+        # builder for it and fails; newer ones round a float32 constant, as here
+        def get_bf16(self, value):
+            return rounded(self.get_fp32(value), tl.bfloat16)
+
+        builder_cls.get_bf16 = get_bf16
