@@ -218,6 +218,15 @@ EXPECTED = {
     # 61a7c99): no import starts while a standard stream is the submission's object, so the monitor
     # sees the torch.relu that follows
     "stream_gadget_during_import": ("integrity", "exe", "torch_fallback:relu"),
+    # ... and, during an import torch's tree_map started, a module __getattr__ compiled from a syntax
+    # tree under a standard-library file name (its frames acted for torch), or a walk_stack generator
+    # of the submission's resumed by traceback's own code from a functools.partial (exe ok at
+    # a5a6b9e): such code is the submission's, and no generator's frame asks for itself
+    "ast_code_named_like_stdlib": ("integrity", "exe", "torch_fallback:relu"),
+    "walk_stack_resumed_during_import": ("integrity", "exe", "torch_fallback:relu"),
+    # other processes' command lines (a seed among a run's arguments) read relative to a descriptor of
+    # "/proc" (os.open's dir_fd is not in the audit event): no folder outside the job is opened
+    "seed_from_process_list": ("integrity", "call", "open the folder /proc"),
     # a harness dataclass's generated __init__ run with exec, then given the submission's code (it ran
     # on every call's result at ef7ecd7)
     "own_harness_dataclass_init": ("integrity", "call", "rebind __code__ of a library type or function"),
@@ -440,6 +449,8 @@ def test_host_files_are_hidden_at_import(tmp_path):
     detail = record["call"]["detail"]
     assert "found at import:" in detail and detail.rstrip().endswith("END"), detail  # all of it
     assert "+reads" in record["info"]["sandbox"], record["info"]
+    # every layer named whole (the level was once cut at 40 characters: "...+frozen+ru")
+    assert set(record["info"]["sandbox"].split("+")[1:]) <= {"reads", "guard", "keys", "frozen", "rules"}, record["info"]
     assert f"{folders['decoy']}/journal.jsonl: read {{\"seed\": 1" in detail, detail  # it did read
     for planted in (folders["tmp"] / "kbx-run-other" / "journal.jsonl", folders["home"] / ".cache" / "huggingface" / "token",
                     tmp_path / "out" / "journal.jsonl", preds):

@@ -67,7 +67,7 @@ def _sandbox_level(outcome) -> str | None:
     imported; the parent accepts each stage once, so a later event cannot restate it)."""
     level = next((e.get("sandbox") for e in outcome.events
                   if e.get("event") == protocol.STAGE and e.get("stage") == protocol.LOAD), None)
-    return str(level)[:40] if level else None
+    return str(level)[:80] if level else None
 
 
 def _configs_checked(outcome) -> list[str] | None:

@@ -451,6 +451,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     or builtins by the submission cannot change what it does."""
     getframe, get_ident = sys._getframe, __import__("_thread").get_ident
     os_open, os_close, readlink, O_PATH, O_RDONLY = os.open, os.close, os.readlink, getattr(os, "O_PATH", 0), os.O_RDONLY
+    stat_, S_ISDIR = os.stat, __import__("stat").S_ISDIR
     FunctionType, CodeType = type(_make_hook), type(_make_hook.__code__)
     str_, bytes_, int_, list_, type_, issubclass_, len_, id_ = str, bytes, int, list, type, issubclass, len, id
     Refusal, fetch_event, launch_event = GuardRefusal, FETCH_EVENT, LAUNCH_EVENT
@@ -679,7 +680,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         """Whether a frame-taking line (``site``) is the one asking, not code it ends up calling:
         the line is at its frame-taking instruction (:func:`_frame_taker_offsets`; not the
         ``append`` of a list the submission swapped), and the frame where the event fired is the
-        line's own or the traceback module's frame walkers (``extract_stack``, ``walk_stack``).
+        line's own or the traceback module's ``extract_stack``.
         Formatting a stack looks up source lines, and linecache then calls a module's
         ``__loader__.get_source``, which the submission can make a callable with no frame of its own
         that takes frames or objects with the line's authority."""
@@ -689,28 +690,29 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         if frame is site:
             return True
         code = frame.f_code
-        return code.co_filename == traceback_file and code.co_name in ("extract_stack", "walk_stack")
+        # (extract_stack takes the frame itself and walks from it: a walk_stack generator made with no
+        # frame takes one when first resumed, and a suspended one of the submission's, resumed by a
+        # callable with no frame of its own, would hand over every frame below it)
+        return code.co_filename == traceback_file and code.co_name == "extract_stack"
 
     def performs(frame, names: tuple) -> bool:
         """Whether ``frame``, where a primitive was asked for, is itself at an instruction naming it
         (:func:`instruction_reader`): not calling something else that asked, a callable with no
-        frame of its own or a dunder method. A generator's frame asks for itself only when resumed
-        by code of its own file (traceback's frame walker, driven by traceback's own code: a walker
-        of the submission's making, resumed by ``map`` inside such a callable, would hand it every
-        frame of the stack)."""
+        frame of its own or a dunder method. Never a generator's or coroutine's frame: whoever
+        made it may have it resumed anywhere, and one that holds a frame walks ``f_back`` with no
+        audit event (a ``traceback.walk_stack(None)`` of the submission's, resumed by traceback's own
+        code from a ``functools.partial`` the import system called, handed over every frame:
+        walk_stack_resumed_during_import.py)."""
         code = frame.f_code
         known = performing.get(id_(code))
         if known is None or known[0] is not code:
             known = (code, performed(code))
             if len_(performing) < 10_000:
                 performing[id_(code)] = known
-        found = known[1].get(frame.f_lasti)
-        if found is None or found.isdisjoint(names):
-            return False
         if code.co_flags & resumable:
-            outer = frame.f_back
-            return outer is not None and outer.f_code.co_filename == code.co_filename
-        return True
+            return False
+        found = known[1].get(frame.f_lasti)
+        return found is not None and not found.isdisjoint(names)
 
     def reached_for(frame, names: tuple = (), frame_access: bool = False, sets_attribute: bool = False) -> str | None:
         """Why a primitive that reaches the harness's state (frames, the collector's object lists,
@@ -825,6 +827,12 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         finally:
             os_close(fd)
 
+    def is_folder(path: str) -> bool:
+        try:
+            return S_ISDIR(stat_(path).st_mode)
+        except (OSError, ValueError):
+            return False
+
     def same_as_file(source: Any, path: str) -> bool:
         """Whether ``source`` is exactly the text of the file at ``path`` (an import compiling it)."""
         if type_(source) is str_:
@@ -895,6 +903,16 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 refuse(f"open {path} (process entries under /proc expose the harness's memory)")
             if under(candidate, protected) and not under(candidate, (job_dir,)):
                 refuse(f"open {path} (a file of the harness or of another job)")
+        # The audit event does not carry os.open's dir_fd: a path is judged as if relative to the
+        # working directory (the job's). A descriptor of a folder outside the job makes every path
+        # opened relative to it unseen ("/proc" opened, then "<pid>/cmdline" from it: another
+        # process's command line, a seed among its arguments: seed_from_process_list.py), and
+        # so does ".." climbing from a descriptor of a folder deeper in the job than judged.
+        if not path.startswith("/") and ".." in path.split("/"):
+            refuse(f"open {path} (a relative path that climbs out with '..' leads elsewhere from a folder's "
+                   "descriptor than it seems)")
+        if not under(real, (job_dir,)) and is_folder(real):
+            refuse(f"open the folder {path} outside its job directory (what is opened relative to it is not seen)")
         flags = args[2] if len_(args) > 2 and type_(args[2]) is int_ else 0
         mode = args[1] if len_(args) > 1 and type_(args[1]) is str_ else ""
         writing = (flags & write_flags) or "w" in mode or "a" in mode or "x" in mode or "+" in mode
@@ -1108,6 +1126,11 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             if frame is None or not runs_library_code(frame.f_code):
                 if kind(code.co_filename) == 1:
                     refuse("run the harness's or a library's code objects with its own globals")
+                # code named as the standard library's, run outside the import system while the
+                # submission is on the stack: compiled from a syntax tree under that name (the compile
+                # event names no file for a tree) its frames would act for their caller, a library
+                # (ast_code_named_like_stdlib.py); it is the submission's
+                own(code)
                 return
             # The import system runs a module's code: its frames will count as the file the code names
             # (a library's, or the standard library's, which acts for whoever calls it), so the code
@@ -1442,8 +1465,23 @@ def import_environment_check(rebound: Callable[[], list[str]]) -> Callable[[], s
     # the standard streams a warning or a print writes to (a warning at import, for one): the ones of
     # now, or any of the io module's own types (a submission silencing its prints with a StringIO)
     streams = {name: get(sys_dict, name) for name in STANDARD_STREAMS}
-    io_types = frozenset(t for module in (io, sys.modules.get("_io")) if module is not None
-                         for t in vars(module).values() if isinstance(t, type))
+    # the finders the import system caches per sys.path entry: its own kinds only (a finder object of
+    # the submission's there is called by every import that searches that entry)
+    import importlib.machinery
+    import zipimport
+    finder_types = tuple({type(None), importlib.machinery.FileFinder, zipimport.zipimporter}
+                         | {type(finder) for finder in sys.path_importer_cache.values()})
+    values = dict.values
+
+    def one_of(kind: type, kinds: tuple) -> bool:
+        # by identity: a membership test would hash the type, and a metaclass's __hash__ is code of
+        # the submission's, run inside the guard's check
+        for known in kinds:
+            if kind is known:
+                return True
+        return False
+    io_types = tuple({t for module in (io, sys.modules.get("_io")) if module is not None
+                      for t in vars(module).values() if isinstance(t, type)})
 
     def same(now: Any, then: list) -> bool:
         return type(now) is list and len_(now) == len_(then) and all(map(is_, now, then))
@@ -1456,9 +1494,15 @@ def import_environment_check(rebound: Callable[[], list[str]]) -> Callable[[], s
             return "set sys.pycache_prefix (where compiled modules are read from)"
         if not same(get(sys_dict, "meta_path"), meta_path) or not same(get(sys_dict, "path_hooks"), path_hooks):
             return "changed the import system's finders (sys.meta_path, sys.path_hooks)"
+        cache = get(sys_dict, "path_importer_cache")
+        if type_(cache) is not dict:
+            return "replaced sys.path_importer_cache"
+        for finder in list(values(cache)):
+            if not one_of(type_(finder), finder_types):
+                return "put a finder of its own into sys.path_importer_cache"
         for name, then in streams.items():
             now = get(sys_dict, name)
-            if now is not then and type_(now) not in io_types:
+            if now is not then and not one_of(type_(now), io_types):
                 return f"replaced sys.{name} with an object of its own (a warning printed as a module loads writes to it)"
         return None
     return changed

@@ -320,12 +320,14 @@ class TorchOpMonitor(TorchDispatchMode):
                                ("_record_function_exit", "default"), ("_record_function_exit", "_RecordFunction")))})
     # the allowed ops (ALLOWED_WRAPPER_OPS) as PyTorch's own objects, in its own namespaces
     GENUINE = MappingProxyType(_genuine_overloads(ALLOWED_WRAPPER_OPS))
-    # Reading memory as another type: a view with another element size (float32 read as bytes), a
-    # tensor set onto a storage (which has no type of its own). Copies that convert those bytes
-    # compute any function of them (cast_select_relu.py: relu from sign-extending and out-of-range
-    # conversions of single bytes); a view of the same size (bool as uint8, bfloat16 as int16, to
-    # pass a pointer Triton takes) stays allowed.
+    # Reading memory as another type: a view as another dtype (float32 read as bytes, or as int32:
+    # its sign in the high word of an int64 it is widened to), a tensor set onto a storage (which has
+    # no type of its own). Copies that convert those bytes compute any function of them
+    # (bytes_reinterpreted_relu.py; signbit from same-size views and integer casts); a bool mask read
+    # as uint8 or int8, the one reinterpretation a wrapper needs (Triton takes bool pointers
+    # badly), stays allowed: a kernel reinterprets bits itself (tl.cast(..., bitcast=True)).
     VIEW_AS_DTYPE = torch.ops.aten.view.dtype
+    BYTE_TYPES = frozenset({torch.bool, torch.uint8, torch.int8})
     COPIES_INTO_SELF = frozenset(getattr(torch.ops.aten.copy_, name) for name in torch.ops.aten.copy_.overloads())
     CONVERTING_COPIES = COPIES_INTO_SELF | frozenset(
         getattr(torch.ops.aten._copy_from, name) for name in torch.ops.aten._copy_from.overloads())
@@ -428,8 +430,10 @@ class TorchOpMonitor(TorchDispatchMode):
             return "a tensor set onto a storage: its bytes read as any type"
         if func is self.VIEW_AS_DTYPE and args and type(args[0]) in self.PLAIN_TYPES:
             target = args[1] if len(args) > 1 else kwargs.get("dtype")
-            if isinstance(target, torch.dtype) and target.itemsize != args[0].dtype.itemsize:
-                return f"{args[0].dtype} read as {target}: bytes reinterpreted, then converted, compute"
+            source = args[0].dtype
+            if isinstance(target, torch.dtype) and target != source \
+                    and not (source in self.BYTE_TYPES and target in self.BYTE_TYPES):
+                return f"{source} read as {target}: bytes reinterpreted, then converted, compute"
         return None
 
     def float_to_integral(self, func, args, kwargs) -> str | None:
