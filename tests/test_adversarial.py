@@ -201,12 +201,13 @@ EXPECTED = {
     "forged_operator_object": ("integrity", "exe", "not PyTorch's"),
     # relu computed by an allowed copy_ into a quint8 tensor, whose kernel rounds and clamps (exe ok at
     # 3442f99): allowed ops on quantized, non-strided, negated or conjugated tensors are compute
-    "quantized_copy_clamps": ("integrity", None, "quint8"),
+    # (natively the attack's host tensors are refused as kernel arguments first)
+    "quantized_copy_clamps": ("integrity", None, ("quint8", "tensor in host memory")),
     # ... and relu from bytes read as other types (a float's sign byte, sign-extended by an int8 to
     # int16 copy, then an out-of-range float64 to int64 conversion as a select; exe ok at 61a7c99): a
     # view of another element size and a tensor set onto a storage are compute, and so is a float
     # truncated to an integer
-    "bytes_reinterpreted_relu": ("integrity", None, "read as torch.uint8"),
+    "bytes_reinterpreted_relu": ("integrity", None, ("read as torch.uint8", "tensor in host memory")),
     # torch state the harness's own library calls read, planted with an object whose truth test is
     # a callable with no frame of its own that takes frames (torch.save's thread-local flag, a bool
     # every dispatch mode's __enter__ tests), run with no frame of the submission's on the stack:
@@ -254,7 +255,9 @@ EXPECTED = {
     "pycache_prefix_forged_bytecode": ("integrity", "call", "sys.pycache_prefix set"),
     # ... a loader given code of the submission's (an instance attribute); source for a Triton helper
     # put into linecache for Triton's interpreter to rewrite and run
-    "loader_reads_code_of_its_own": ("integrity", "call", "only a library's own source file may run"),
+    # (on Python 3.12 its finder is found first: no import starts while one sits in sys.path_importer_cache)
+    "loader_reads_code_of_its_own": ("integrity", "call", ("only a library's own source file may run",
+                                                           "finder of its own")),
     # (natively Triton compiles the source it read when the function was decorated, so the route is
     # not there: launching tl.sigmoid's function as a kernel fails to compile, an error)
     "linecache_source_for_triton": (("error", "integrity") if torch.cuda.is_available() else "integrity", "call",
