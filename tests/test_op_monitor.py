@@ -138,7 +138,7 @@ def test_bytes_read_as_another_type_or_floats_truncated_are_compute():
 def test_interpreter_sets_arguments_onto_storages_only_while_it_copies_them():
     """Triton's interpreter sets a host tensor onto each argument's storage and copies storages
     back byte by byte as it launches: allowed then (the launch counter says when), not otherwise."""
-    from harness.sandbox.integrity import LaunchCounter, _Plumbing
+    from harness.sandbox.integrity import LaunchCounter, _Within
     counter, x = LaunchCounter(), torch.randn(8)
     counter._originals["plumbing:_init_args_hst"] = None
 
@@ -150,6 +150,6 @@ def test_interpreter_sets_arguments_onto_storages_only_while_it_copies_them():
         set_onto_storage()
     assert monitor.forbidden
     monitor = TorchOpMonitor(forbid_host_transfer=False, in_plumbing=counter.in_plumbing)
-    with _Plumbing(counter._depth), monitor:
+    with _Within(counter._depth, "plumbing"), monitor:
         set_onto_storage()
     assert monitor.forbidden == []

@@ -46,35 +46,21 @@ ALLOWED_WRAPPER_OPS = frozenset({
 })
 
 
-class _Launching:
-    """The context one counted launch runs in: how deep in launches this thread is."""
+class _Within:
+    """The context of one step of a launch, counted on the thread's record ``depth`` under
+    ``what``: ``n``, how deep in counted launches it is; ``plumbing``, inside Triton's
+    interpreter copying a launch's arguments (see :meth:`LaunchCounter.in_plumbing`)."""
 
-    __slots__ = ("_depth",)
+    __slots__ = ("_depth", "_what")
 
-    def __init__(self, depth: Any) -> None:
-        self._depth = depth
-
-    def __enter__(self) -> None:
-        self._depth.n = getattr(self._depth, "n", 0) + 1
-
-    def __exit__(self, *exc: Any) -> None:
-        self._depth.n -= 1
-
-
-class _Plumbing:
-    """The context Triton's interpreter copies a launch's arguments in (see
-    :meth:`LaunchCounter.in_plumbing`)."""
-
-    __slots__ = ("_depth",)
-
-    def __init__(self, depth: Any) -> None:
-        self._depth = depth
+    def __init__(self, depth: Any, what: str) -> None:
+        self._depth, self._what = depth, what
 
     def __enter__(self) -> None:
-        self._depth.plumbing = getattr(self._depth, "plumbing", 0) + 1
+        setattr(self._depth, self._what, getattr(self._depth, self._what, 0) + 1)
 
     def __exit__(self, *exc: Any) -> None:
-        self._depth.plumbing -= 1
+        setattr(self._depth, self._what, getattr(self._depth, self._what) - 1)
 
 
 # Raised by the launch stand-ins below: the worker's guard hands each to the LaunchCounter it holds
@@ -165,10 +151,10 @@ class LaunchCounter:
     def in_launch(self) -> bool:
         return getattr(self._depth, "n", 0) > 0
 
-    def _launching(self) -> "_Launching":
+    def _launching(self) -> "_Within":
         # a class, not @contextmanager: contextlib's helper keeps the generator function in a closure
         # cell, which the submission could swap (no audit event) to be handed this counter
-        return _Launching(self._depth)
+        return _Within(self._depth, "n")
 
     def in_plumbing(self) -> bool:
         """Whether Triton's interpreter is copying a launch's arguments on this thread: it sets a
@@ -192,7 +178,7 @@ class LaunchCounter:
                                   "follows it)")
         original = self._originals[key]
         if key.startswith(self.PLUMBING):
-            return original, _Plumbing(self._depth)
+            return original, _Within(self._depth, "plumbing")
         if self.check is not None:
             self.check(None if key == "compiled" else kernel, args, kwargs)
         if key not in self.COUNTED:
