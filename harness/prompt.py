@@ -18,8 +18,9 @@ Rules:
   only allocate outputs (torch.empty, empty_like, zeros, full), make views and reshapes, call
   .contiguous(), and cast or copy tensors; calling PyTorch operators that compute the result
   (arithmetic, torch.nn.functional, reductions, torch.where, ...) fails the task, and so do casts
-  from floating point to integers or bool, views as a dtype of another element size, and (on a GPU)
-  copies between host and device: create small tensors on the inputs' device (`device=x.device`).
+  from floating point to integers or bool, views as another dtype (a bool mask as uint8 or int8
+  aside: reinterpret bits inside the kernel), and (on a GPU) copies between host and device:
+  create small tensors on the inputs' device (`device=x.device`).
 - Return exactly what the PyTorch semantics return: same shapes, dtypes and devices; honour every
   argument, including in-place and `out=` behaviour. Inputs that the semantics do not modify must
   not be modified.

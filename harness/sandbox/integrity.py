@@ -17,7 +17,6 @@ from __future__ import annotations
 import operator
 import sys
 import threading
-import weakref
 from contextlib import nullcontext
 from types import MappingProxyType
 from typing import Any
@@ -307,17 +306,15 @@ class TorchOpMonitor(TorchDispatchMode):
                                ("_record_function_exit", "default"), ("_record_function_exit", "_RecordFunction")))})
     # the allowed ops (ALLOWED_WRAPPER_OPS) as PyTorch's own objects, in its own namespaces
     GENUINE = MappingProxyType(_genuine_overloads(ALLOWED_WRAPPER_OPS))
-    # Reading memory as another type: a view as a dtype of another element size (float32 read as
-    # bytes), a tensor set onto a storage (which has no type of its own). Copies that convert those
-    # bytes compute any function of them (bytes_reinterpreted_relu.py). A view as another dtype of
-    # the same size is how a wrapper hands a kernel bits to work on (bfloat16 as int16, float32 as
-    # int32 for a sign test, a bool mask as uint8): allowed, but what it makes, and what allowed ops
-    # make from that, may not be converted to another dtype (float32 read as int32 and widened to
-    # int64 puts the sign in the high word: signbit by casts alone).
+    # Reading memory as another type: a view as another dtype (float32 read as bytes, or as int32:
+    # its sign in the high word of an int64 it is widened to), a tensor set onto a storage (which
+    # has no type of its own). Copies that convert those bytes compute any function of them
+    # (bytes_reinterpreted_relu.py; signbit and relu from same-size views, integer casts and
+    # int-to-float rounding, also laundered through a fresh buffer or complex views). A bool mask
+    # read as uint8 or int8, which Triton takes more readily than bool, stays allowed; a kernel
+    # reinterprets bits itself (tl.cast(x, tl.int32, bitcast=True)).
     VIEW_AS_DTYPE = torch.ops.aten.view.dtype
-    ALLOCATIONS = frozenset({"empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided", "zeros",
-                             "zeros_like", "new_zeros", "ones", "ones_like", "new_ones", "full", "full_like",
-                             "new_full", "scalar_tensor", "arange"})
+    BYTE_TYPES = frozenset({torch.bool, torch.uint8, torch.int8})
     COPIES_INTO_SELF = frozenset(getattr(torch.ops.aten.copy_, name) for name in torch.ops.aten.copy_.overloads())
     CONVERTING_COPIES = COPIES_INTO_SELF | frozenset(
         getattr(torch.ops.aten._copy_from, name) for name in torch.ops.aten._copy_from.overloads())
@@ -344,9 +341,6 @@ class TorchOpMonitor(TorchDispatchMode):
         TorchDispatchMode.__init__(self)
         self.forbid_host_transfer = forbid_host_transfer
         self._in_plumbing = in_plumbing
-        # id -> weak reference, of the tensors whose bytes are read as another type (by identity: a
-        # tensor's == compares values)
-        self._reinterpreted: dict[int, Any] = {}
         self.forbidden: list[str] = []
         self.scalar_ops: dict[str, int] = {}
         self._watching = watching
@@ -392,43 +386,7 @@ class TorchOpMonitor(TorchDispatchMode):
             count = self.scalar_ops[what] = self.scalar_ops.get(what, 0) + 1
             if count == self.MAX_SCALAR_OPS + 1:
                 self.forbidden.append(f"{name}(over {self.MAX_SCALAR_OPS} {what} in one call: element-wise work on the host)")
-        if name in self.ALLOCATIONS:
-            return call(*args, **kwargs)
-        inputs = self.plain_tensors((args, kwargs))
-        marked = any(self.is_reinterpreted(t) for t in inputs)
-        result = call(*args, **kwargs)
-        outputs = self.plain_tensors(result)
-        if func is self.VIEW_AS_DTYPE and outputs and inputs and outputs[0].dtype != inputs[0].dtype:
-            marked = True
-        elif marked and len({t.dtype for t in (*inputs, *outputs)}) > 1:
-            self.forbidden.append(f"{name}(converts bytes read as another type: compute)")
-        if marked:
-            for t in outputs:
-                self._reinterpreted[id(t)] = weakref.ref(t)
-        return result
-
-    def plain_tensors(self, value) -> list:
-        """The plain tensors in ``value`` (an op's arguments or result: nested tuples, lists, dicts)."""
-        found, todo = [], [value]
-        while todo and len(found) < 64:
-            item = todo.pop()
-            kind = type(item)
-            if kind in self.PLAIN_TYPES:
-                found.append(item)
-            elif kind in (tuple, list):
-                todo.extend(item)
-            elif kind is dict:
-                todo.extend(item.values())
-        return found
-
-    def is_reinterpreted(self, tensor) -> bool:
-        """Whether ``tensor`` holds bytes read as another type: made by a view as another dtype, or
-        from such a tensor by allowed ops (a view of it, a clone)."""
-        for candidate in (tensor, tensor._base):
-            ref = self._reinterpreted.get(id(candidate)) if candidate is not None else None
-            if ref is not None and ref() is candidate:
-                return True
-        return False
+        return call(*args, **kwargs)
 
     def unusual_operand(self, args, kwargs) -> str | None:
         """What makes an allowed op compute here, or None: its kernel computes on quantized tensors
@@ -460,7 +418,8 @@ class TorchOpMonitor(TorchDispatchMode):
         if func is self.VIEW_AS_DTYPE and args and type(args[0]) in self.PLAIN_TYPES:
             target = args[1] if len(args) > 1 else kwargs.get("dtype")
             source = args[0].dtype
-            if isinstance(target, torch.dtype) and target.itemsize != source.itemsize:
+            if isinstance(target, torch.dtype) and target != source \
+                    and not (source in self.BYTE_TYPES and target in self.BYTE_TYPES):
                 return f"{source} read as {target}: bytes reinterpreted, then converted, compute"
         return None
 
