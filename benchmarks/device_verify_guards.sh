@@ -15,6 +15,10 @@
 # refusing whatever is audited while it decides (with the collector off while it runs), and the
 # wrapper allowances (cat, constant padding, record_function under the GPU trace: corpus
 # good_wrapper_data_movement).
+# Session 9 (2026-12-05, benchmarks/results/2026-12-05-h200-instruction-rule/) ran call_exe, the
+# corpus, perf_gpu and the adversarial corpus natively under the instruction rule; not yet native:
+# the op monitor's final rule (any view as another dtype but among bool/int8/uint8), the three
+# adversarial phrases accepted since, and the perf suite against the golden results.
 #   bash benchmarks/device_verify_guards.sh     (on the device: $OUT set, packages on PYTHONPATH)
 # Writes $OUT/verify_guards.tgz and prints a digest. A perf suite (device_suite.sh) then gives the
 # spread of timed_over_check_busy: python benchmarks/check_busy_table.py <journal>.
