@@ -110,7 +110,7 @@ NATIVE_ACCESS_MODULES = frozenset({"ctypes", "_ctypes", "cffi", "_cffi_backend",
                                    # CPython's own test and internal extension modules: their functions
                                    # run code objects with any globals and start native threads without
                                    # an audit event (_testcapi), or start interpreters the audit hook does
-                                   # not reach (_xxsubinterpreters: c_thread_relu.py, subinterpreter_clears_monitor.py)
+                                   # not reach (_xxsubinterpreters: subinterpreter_clears_monitor.py)
                                    "_testcapi", "_testinternalcapi", "_testbuffer", "_testmultiphase",
                                    "_testsinglephase", "_testclinic", "_testclinic_limited", "_testlimitedcapi",
                                    "_testimportmultiple", "_testexternalinspection", "_xxtestfuzz", "_ctypes_test",
@@ -713,13 +713,13 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         code from a ``functools.partial`` the import system called, handed over every frame:
         walk_stack_resumed_during_import.py)."""
         code = frame.f_code
+        if code.co_flags & resumable:
+            return False
         known = performing.get(id_(code))
         if known is None or known[0] is not code:
             known = (code, performed(code))
             if len_(performing) < 10_000:
                 performing[id_(code)] = known
-        if code.co_flags & resumable:
-            return False
         found = known[1].get(frame.f_lasti)
         return found is not None and not found.isdisjoint(names)
 
