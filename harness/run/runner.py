@@ -178,11 +178,7 @@ class Evaluator:
         is added to ``left_behind``, which the summary reports. Never raises: a job's directory is
         the submission's to shape, and its cleanup must neither replace the job's verdict nor end
         the run or the evaluator's close."""
-        try:
-            gone = remove_tree(directory)
-        except Exception:  # noqa: BLE001 - remove_tree answers rather than raises; this holds whatever it does
-            gone = False
-        if not gone:
+        if not remove_tree(directory):  # (it answers, never raises)
             self.left_behind.append(str(directory))
 
     def __enter__(self) -> "Evaluator":

@@ -275,9 +275,7 @@ def run(job: dict, reporter: EventWriter) -> None:
                 except BaseException as exc:  # noqa: BLE001 - tampering, a refused primitive, an exit: the job ends
                     error = exc
                 if error is not None and (_status_of(error) == INTEGRITY or not isinstance(error, Exception)):
-                    reporter.emit(protocol.REPORT, stage=protocol.CALL if index == 0 else protocol.EXE,
-                                  status=_status_of(error), case=case.describe(), config=pins or None,
-                                  detail=format_error(error, str(submission)))
+                    _report_stop(reporter, index, case, pins, error, submission)
                     return
                 facts = [case_index, index, launches.count - before, sorted(set(monitor.forbidden)),
                          trace.runs if on_gpu else None,
@@ -290,9 +288,7 @@ def run(job: dict, reporter: EventWriter) -> None:
                         raise
                     # torch's saving ran something the submission planted in its state (a flag whose
                     # truth test is a callable of its own) and the guard refused what that asked for
-                    reporter.emit(protocol.REPORT, stage=protocol.CALL if index == 0 else protocol.EXE,
-                                  status=INTEGRITY, case=case.describe(), config=pins or None,
-                                  detail=format_error(exc, str(submission)))
+                    _report_stop(reporter, index, case, pins, exc, submission)
                     return
                 finally:
                     collector_on()
@@ -344,6 +340,13 @@ def _unchanged(snapshot: Any, modes: Any, launch_check: Any, when: str) -> None:
     changed = launch_check.compiler_state_changed()
     if changed:
         raise Tampering(changed)
+
+
+def _report_stop(reporter: Any, index: int, case: Any, pins: Any, error: BaseException, submission: Path) -> None:
+    """Report the stage a call ended the job in (a refusal, tampering, an exit): call for the first
+    configuration's calls, exe after."""
+    reporter.emit(protocol.REPORT, stage=protocol.CALL if index == 0 else protocol.EXE, status=_status_of(error),
+                  case=case.describe(), config=pins or None, detail=format_error(error, str(submission)))
 
 
 def _save_outputs(payload: dict, path: Path) -> str:
