@@ -12,10 +12,11 @@ from math import comb
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from harness.config import RunConfig, StageLimits
+from harness.config import GPU, RunConfig, StageLimits
 from harness.files import remove_tree
 from harness.run.pool import JobPool, PoolClosed, QueueFull
 from harness.run.runner import Evaluator as _Runner
+from harness.run.shards import MAX_SHARES
 from harness.run.submissions import load_submissions
 from harness.verdicts import JobResult
 
@@ -28,8 +29,11 @@ PERF_KEYS = ("perf_rate", "avg_speedup", "geomean_speedup_vs_eager", "geomean_sp
              "fast_0_core", "fast_1_core", "fast_1.5_core", "fast_2_core")
 QUALITY_KEYS = ("mean_maintainability_index", "mean_cyclomatic_max", "median_sloc")
 # A warm evaluator answers one submission at a time as fast as it can: its idle worker slots take
-# shares of a submission expected to need more than this many seconds of compiling.
+# shares of a submission expected to need more than this many seconds of compiling, each share in
+# a spare the fork server keeps ready (a share forked cold spends about 0.8 s starting CUDA on an
+# H100 while the others wait for it; benchmarks/results/2026-12-05-h100-warm-io/).
 WARM_SHARD_TARGET_S = 1.0
+WARM_SPARES = MAX_SHARES
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -159,6 +163,8 @@ class Evaluator:
                            limits=StageLimits.with_timeout(timeout), perf=perf, compile_baseline=compile_baseline,
                            shards=shards, shard_target_s=WARM_SHARD_TARGET_S, backend=backend, ray_address=address,
                            fail_fast=fail_fast)
+        # (the interpreter shares out no job unless told to: one spare does there)
+        config.spares = shards or (WARM_SPARES if config.resolved_mode() == GPU else 1)
         if backend == "ray":
             from harness.run.ray_backend import RayActors
             self._runner = RayActors(config, address)

@@ -81,16 +81,88 @@ def load_tensors(path: Path, max_bytes: int, sha256: str | None = None, max_tens
             _check_archive(raw, path, max_bytes)
             # the descriptor opened above (no symlink, a regular file), not the name again
             return torch.load(f"/proc/self/fd/{raw.fileno()}", weights_only=True, map_location="cpu", mmap=True)
-        data = raw.read(max_bytes + 1)
-        if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
-            raise UntrustedFileError(f"{path.name} is not the file the worker's signed report names (SHA-256 differs)")
-        if max_tensors is not None and data.count(b"PK\x01\x02") > max_tensors + ARCHIVE_OVERHEAD_ENTRIES:
-            # counted before zipfile parses the directory (each parsed entry costs the reader memory)
-            raise UntrustedFileError(f"{path.name} holds more than {max_tensors} tensors")
-        f = io.BytesIO(data)
-        _check_archive(f, path, max_bytes, max_tensors)
-        f.seek(0)
-        return torch.load(f, weights_only=True, map_location="cpu")
+        copy = _private_copy(raw, max_bytes) if _FD_PATHS else None
+        if copy is None:  # no memory-backed files here: the bytes in this process's heap
+            raw.seek(0)
+            data = raw.read(max_bytes + 1)
+            _check_copy(data, hashlib.sha256(data).hexdigest(), path, sha256, max_tensors)
+            f = io.BytesIO(data)
+            _check_archive(f, path, max_bytes, max_tensors)
+            f.seek(0)
+            return torch.load(f, weights_only=True, map_location="cpu")
+    fd, view, digest = copy
+    try:
+        _check_copy(view, digest, path, sha256, max_tensors)
+        # the copy, not the worker's file, from here on; torch maps its pages instead of copying
+        # them (a file-like object it reads piecewise, at a fraction of the memory's speed)
+        name = f"/proc/self/fd/{fd}"
+        with open(name, "rb") as f:
+            _check_archive(f, path, max_bytes, max_tensors)
+        return torch.load(name, weights_only=True, map_location="cpu", mmap=True)
+    finally:
+        view.close()
+        os.close(fd)
+
+
+_COPY_CHUNK = 8 << 20  # read and hashed in pieces small enough to stay in the CPU's cache between the two
+
+
+def _private_copy(raw: BinaryIO, max_bytes: int) -> tuple[int, Any, str] | None:
+    """The bytes of ``raw`` copied into a memory-backed file only this process holds, hashed
+    (SHA-256) piece by piece as they are read: its descriptor, a map of it, and the digest. None
+    where no such file can be made (the caller then reads into its heap). The worker that wrote the
+    file lives on and may change it; the copy is what is checked and loaded."""
+    import mmap
+
+    size = os.fstat(raw.fileno()).st_size
+    if size > max_bytes:  # grown since it was opened
+        raise UntrustedFileError(f"the file is {size} bytes, over the {max_bytes}-byte limit")
+    if size == 0:
+        raise UntrustedFileError("the file is empty")
+    try:
+        fd = os.memfd_create("kbx-result")
+    except (AttributeError, OSError):
+        return None
+    view = None
+    try:
+        os.ftruncate(fd, size)
+        view = mmap.mmap(fd, size)
+        digest, done = hashlib.sha256(), 0
+        with memoryview(view) as buffer:
+            while done < size:
+                got = raw.readinto(buffer[done:min(size, done + _COPY_CHUNK)])
+                if not got:
+                    break
+                digest.update(buffer[done:done + got])
+                done += got
+        if done < size or raw.read(1):  # shrunk or grown while read: not the file it was
+            raise UntrustedFileError("the file changed size while it was read")
+        return fd, view, digest.hexdigest()
+    except BaseException as exc:
+        if view is not None:
+            view.close()
+        os.close(fd)
+        if isinstance(exc, (OSError, ValueError)):  # no room for the copy (memory, a file-size limit)
+            return None
+        raise
+
+
+def _check_copy(data: Any, digest: str, path: Path, sha256: str | None, max_tensors: int | None) -> None:
+    """Refuse a copy whose digest is not the one the worker's signed report named, or (given
+    ``max_tensors``) whose archive directory lists more entries than that many tensors need."""
+    if sha256 is not None and digest != sha256:
+        raise UntrustedFileError(f"{path.name} is not the file the worker's signed report names (SHA-256 differs)")
+    # counted before zipfile parses the directory (each parsed entry costs the reader memory)
+    if max_tensors is not None and _count(data, b"PK\x01\x02") > max_tensors + ARCHIVE_OVERHEAD_ENTRIES:
+        raise UntrustedFileError(f"{path.name} holds more than {max_tensors} tensors")
+
+
+def _count(data: Any, needle: bytes) -> int:
+    """Occurrences of ``needle`` in ``data`` (bytes or an mmap: both have ``find``)."""
+    count, at = 0, data.find(needle)
+    while at >= 0:
+        count, at = count + 1, data.find(needle, at + len(needle))
+    return count
 
 
 def _check_archive(f: BinaryIO, path: Path, max_bytes: int, max_tensors: int | None = None) -> None:

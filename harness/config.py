@@ -70,6 +70,7 @@ class RunConfig:
     perf_samples: bool = False         # keep every timed repetition's milliseconds in perf_metrics (diagnostics)
     shards: int | None = None          # worker processes per job (None: by expected cost and free cores, GPU only)
     shard_target_s: float = 10.0       # automatic sharding aims at about this many seconds per process
+    spares: int = 1                    # prewarmed workers kept per GPU (each process of a shared-out job can start in one)
     backend: str = "local"             # "local" | "ray" (run/ray_backend.py)
     ray_address: str | None = None     # with backend "ray": "auto", "ray://host:port", None = a local Ray
     job_disk_bytes: int | None = None  # the most a job's directory may hold (None: its largest file allowed + 4 GiB, run/disk.py)

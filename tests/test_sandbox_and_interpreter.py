@@ -587,6 +587,33 @@ def test_perf_results_are_mapped_from_the_opened_file_and_refused_like_any_worke
         load_tensors(lying, 1 << 20)["output"].sum()
 
 
+def test_a_result_with_a_digest_is_loaded_from_a_private_copy_of_the_bytes_it_hashed(tmp_path, monkeypatch):
+    """A file whose writer lives on (the perf judge's) is copied into memory of the reader's own and
+    hashed as it is read: a wrong digest is refused, and rewriting the worker's file after the load
+    changes nothing the judge holds. Where no memory-backed file can be made, the heap path gives
+    the same answers."""
+    import hashlib
+    import os
+    from harness import bounded_io
+    from harness.bounded_io import UntrustedFileError, load_tensors, save_tensors
+    path = tmp_path / "result.pt"
+    values = torch.randn(3 * (1 << 20) + 5)  # spans several of the reader's pieces
+    save_tensors({"output": values}, path)
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    for private_copies in (True, False):
+        if not private_copies:
+            monkeypatch.setattr(os, "memfd_create", lambda *a, **k: (_ for _ in ()).throw(OSError(38, "no memfd")))
+        loaded = load_tensors(path, 1 << 26, sha256=digest)["output"]
+        save_tensors({"output": torch.zeros_like(values)}, path)  # the worker rewrites its file
+        assert torch.equal(loaded, values), private_copies
+        with pytest.raises(UntrustedFileError, match="SHA-256 differs"):
+            load_tensors(path, 1 << 26, sha256=digest)
+        save_tensors({"output": values}, path)
+    with pytest.raises(UntrustedFileError):
+        load_tensors(path, 1 << 10, sha256=digest)  # over the cap
+    assert bounded_io._count(b"xPKPK\x01\x02PK\x01\x02", b"PK\x01\x02") == 2
+
+
 def test_a_record_is_read_without_running_code_of_the_values_it_holds():
     """Saving a call's record reads exact built-in types only: a tensor subclass is refused before
     any of its methods runs, containers are read with the built-in iterators, other objects become

@@ -130,6 +130,20 @@ def test_later_jobs_start_in_spares_keep_their_own_verdicts_and_none_outlives_th
     assert all(_gone(pid) for pid in spares)
 
 
+def test_a_job_shared_out_starts_every_process_in_a_spare_and_the_spares_are_made_again():
+    """An evaluator keeps as many spares as a job may take processes: each share starts in one
+    (none waits for a cold start), and the server makes as many again for the next job."""
+    with Evaluator(perf=False, workers=3, shards=3, timeout=60) as ev:
+        records = [ev.submit("Activation/relu.py", code).result(timeout=300) for code in (RELU, WRONG_RELU)]
+        deadline = time.monotonic() + 20
+        while len(_spare_pids(ev)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        spares = _spare_pids(ev)
+    assert [r["verdict"] for r in records] == ["ok", "wrong"]
+    assert [r["info"]["process_starts"] for r in records] == [{"spare": 3}] * 2
+    assert len(spares) == 3 and all(_gone(pid) for pid in spares)
+
+
 def test_a_spare_that_died_is_replaced_and_its_job_forked(tmp_path):
     with Evaluator(perf=False, workers=1, timeout=60) as ev:
         first = ev.submit("Activation/relu.py", RELU).result(timeout=300)

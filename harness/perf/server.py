@@ -449,6 +449,9 @@ def _judge_saved(task: Task, inputs: Case, reference: CallRecord, path: Path, sh
     return {"ok": True, "costs": costs}
 
 
+_WRITE_CHUNK = 8 << 20
+
+
 class _DigestingWriter:
     """A binary file that hashes what is written through it (torch.save's stream, before any other
     code could change the file)."""
@@ -457,8 +460,15 @@ class _DigestingWriter:
         self._file, self._hash = file, _SHA256()
 
     def write(self, data: Any) -> int:
-        self._hash.update(data)
-        return self._file.write(data)
+        # piece by piece: each is hashed and written while it is still in the CPU's cache (a
+        # storage comes as one buffer of up to gigabytes)
+        written = 0
+        with memoryview(data) as whole, whole.cast("B") as flat:
+            for start in range(0, len(flat), _WRITE_CHUNK):
+                piece = flat[start:start + _WRITE_CHUNK]
+                self._hash.update(piece)
+                written += self._file.write(piece)
+        return written
 
     def flush(self) -> None:
         self._file.flush()

@@ -9,6 +9,7 @@ import queue
 import tempfile
 import threading
 import time
+from collections import Counter
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -233,9 +234,10 @@ class Evaluator:
         for slot, quiet in self._quiet.items():  # its spares are stopped with their GPU's jobs
             quiet.join(zygote.spares_of(self._visible_devices(slot)))
         warm = self._worker_warm()
-        for slot in set(self.slots()) if warm else ():  # a spare per GPU now: the first job starts in one too
+        for slot in set(self.slots()) if warm else ():  # spares per GPU now: the first job starts in them too
             zygote.prewarm(protocol.WORKER_MODULE, warm,
-                           worker_env(home / f"spare-{slot}", interpret=interpret, visible_device=physical_gpu(slot)))
+                           worker_env(home / f"spare-{slot}", interpret=interpret, visible_device=physical_gpu(slot)),
+                           spares=self.config.spares)
         return zygote
 
     def slots(self) -> list[str | None]:
@@ -524,6 +526,8 @@ class Evaluator:
             info = {"sandbox": _sandbox_level(outcome), "containment": worker.containment,
                     "worker_start": worker.started_as,  # spare (prewarmed), fork or interpreter
                     "configs": _configs_checked(outcome), "source_task": task.id, "processes": len(shares),
+                    # how each of its processes started (a share forked cold keeps the others waiting)
+                    "process_starts": dict(Counter(w.started_as for w in workers.workers)),
                     "timing": {key: round(value, 3) for key, value in timing.items()}}
             info.update(perf_info)
             if outcome.report is None and outcome.signal_name():  # died without reporting (a retry may follow)

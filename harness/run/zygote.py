@@ -158,10 +158,11 @@ class Zygote:
         if clock is not None:
             clock.discard(spare, resume=True)
 
-    def prewarm(self, module: str, warm: dict, env: dict[str, str]) -> None:
-        """Have a spare ready for requests of ``module`` with ``warm`` and ``env``'s device variables
-        (as if such a request had just been served), so the first one starts in it too."""
-        message = (json.dumps({"prewarm": True, "module": module, "warm": warm, "env": env}) + "\n").encode()
+    def prewarm(self, module: str, warm: dict, env: dict[str, str], spares: int = 1) -> None:
+        """Have ``spares`` spares kept ready for requests of ``module`` with ``warm`` and ``env``'s
+        device variables (each replaced as a request takes it), so the first ones start in them too."""
+        message = (json.dumps({"prewarm": True, "module": module, "warm": warm, "env": env,
+                               "spares": spares}) + "\n").encode()
         with self._lock:
             if self.alive:
                 try:

@@ -16,8 +16,9 @@ server answers ``{"req", "pid", "prewarmed"}`` at once and ``{"exit", "code"}`` 
 The parent's side is ``harness.run.zygote``.
 
 A request may name what its module does before it knows a job (``warm``: the argument of the
-module's ``prewarm``; for a worker, its device). The server then keeps one *spare* child per kind of
-request, forked ahead and prewarmed (a worker's CUDA context, most of a GPU worker's setup): the next
+module's ``prewarm``; for a worker, its device). The server then keeps *spare* children per kind of
+request (one, or as many as a ``prewarm`` request of that kind asked for: a job spread over several
+processes starts each in one), forked ahead and prewarmed (a worker's CUDA context, most of a GPU worker's setup): the next
 request of that kind is handed to the spare instead of a new fork. A spare has run no submission
 either; it is forked by the server, never by a worker, and takes its job's stdio, directory and
 environment as a forked child does. Its environment while it waits is the server's, with the
@@ -52,7 +53,7 @@ from harness.lifetime import become_subreaper, die_with_parent, kill_all_descend
 MAX_FDS = 2
 MAX_REQUEST_BYTES = 1 << 20  # a request carries a job's environment: a few kB
 ORPHAN_SWEEP_S = 0.2
-MAX_SPARES = 8  # kinds of request with a spare at once (one per GPU of an 8-GPU host); the oldest goes first
+MAX_SPARES = 16  # spares at once, of all kinds (8 GPUs of a host, two each); the oldest kind's go first
 _DEVICE_PREFIXES = ("CUDA_", "NVIDIA_")
 
 
@@ -212,14 +213,16 @@ def spare_kind(request: dict) -> str | None:
 
 
 class Spares:
-    """The server's prewarmed children, at most one per kind, MAX_SPARES in all. The parent is told
-    of each (``{"spare": pid, "visible": CUDA_VISIBLE_DEVICES}``) and of its end (``{"spare_gone":
-    pid}``), so it can stop spares with the jobs of their GPU while another job is timed."""
+    """The server's prewarmed children: per kind as many as its ``prewarm`` request asked for (one
+    by default), MAX_SPARES in all. The parent is told of each (``{"spare": pid, "visible":
+    CUDA_VISIBLE_DEVICES}``) and of its end (``{"spare_gone": pid}``), so it can stop spares with
+    the jobs of their GPU while another job is timed."""
 
     def __init__(self, control: socket.socket, server_pid: int) -> None:
         self._control = control
         self._server_pid = server_pid
-        self._by_kind: dict[str, tuple[int, socket.socket]] = {}
+        self._by_kind: dict[str, list[tuple[int, socket.socket]]] = {}  # oldest (most warmed) first
+        self._depth: dict[str, int] = {}
         self._alive: set[int] = set()  # spares not yet reaped, retired ones included
 
     @property
@@ -228,15 +231,15 @@ class Spares:
 
     def sockets(self) -> list[socket.socket]:
         """The server's ends of its spares' job sockets (a forked child closes them)."""
-        return [jobs for _, jobs in self._by_kind.values()]
+        return [jobs for waiting in self._by_kind.values() for _, jobs in waiting]
 
     def take(self, kind: str, request: dict, fds: list[int]) -> int | None:
         """Hand ``request`` and its descriptors to the spare of ``kind``; its pid (a job's child from
         now on), or None if there is none or it is gone."""
-        spare = self._by_kind.pop(kind, None)
-        if spare is None:
+        waiting = self._by_kind.get(kind)
+        if not waiting:
             return None
-        pid, jobs = spare
+        pid, jobs = waiting.pop(0)
         try:
             socket.send_fds(jobs, [(json.dumps(request) + "\n").encode()], fds)
         except OSError:
@@ -246,23 +249,30 @@ class Spares:
         self._alive.discard(pid)
         return pid
 
-    def add(self, kind: str, request: dict) -> None:
-        """Fork a spare for requests of ``kind`` (like ``request``), retiring the oldest if full."""
-        if kind in self._by_kind:
-            return
-        while len(self._by_kind) >= MAX_SPARES:
-            self.retire(next(iter(self._by_kind)))
-        ours, theirs = socket.socketpair()
-        pid = os.fork()
-        if pid == 0:
-            run_spare(request, theirs, [self._control, ours, *self.sockets()], self._server_pid)
-        theirs.close()
-        self._by_kind[kind] = (pid, ours)
-        self._alive.add(pid)
-        self._tell({"spare": pid, "visible": request["env"].get("CUDA_VISIBLE_DEVICES")})
+    def add(self, kind: str, request: dict, depth: int | None = None) -> None:
+        """Fork spares for requests of ``kind`` (like ``request``) until it has ``depth`` of them
+        (the depth last asked for this kind, else one), retiring the oldest kind's if full."""
+        if depth is not None:
+            self._depth[kind] = max(1, min(int(depth), MAX_SPARES))
+        waiting = self._by_kind.setdefault(kind, [])
+        while len(waiting) < self._depth.get(kind, 1):
+            others = [k for k, spares in self._by_kind.items() if spares and k != kind]
+            if sum(map(len, self._by_kind.values())) >= MAX_SPARES:
+                if not others:
+                    return
+                self.retire(others[0])
+            ours, theirs = socket.socketpair()
+            pid = os.fork()
+            if pid == 0:
+                run_spare(request, theirs, [self._control, ours, *self.sockets()], self._server_pid)
+            theirs.close()
+            waiting.append((pid, ours))
+            self._alive.add(pid)
+            self._tell({"spare": pid, "visible": request["env"].get("CUDA_VISIBLE_DEVICES")})
 
     def retire(self, kind: str) -> None:
-        pid, jobs = self._by_kind.pop(kind)
+        """Kill the oldest spare of ``kind``."""
+        pid, jobs = self._by_kind[kind].pop(0)
         jobs.close()
         try:
             os.kill(pid, signal.SIGKILL)
@@ -272,10 +282,10 @@ class Spares:
     def reaped(self, pid: int) -> None:
         """``pid``, a spare, ended: it serves no more."""
         self._alive.discard(pid)
-        for kind, (spare, jobs) in list(self._by_kind.items()):
-            if spare == pid:
-                jobs.close()
-                del self._by_kind[kind]
+        for waiting in self._by_kind.values():
+            for entry in [e for e in waiting if e[0] == pid]:
+                entry[1].close()
+                waiting.remove(entry)
         self._tell({"spare_gone": pid})
 
     def _tell(self, message: dict) -> None:
@@ -299,7 +309,7 @@ def serve(control: socket.socket) -> None:
                 for fd in fds:
                     os.close(fd)
                 if kind:
-                    spares.add(kind, request)
+                    spares.add(kind, request, request.get("spares"))
                 continue
             pid = spares.take(kind, request, fds) if kind else None
             prewarmed = pid is not None
