@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device call (under 600 s): the warm evaluator (issue 14) as it is, and with every submission in
-# one process (--warm-shards 1, what sharing a small job out saves or costs), 16 HTTP clients, and the
-# GPU tests of saving, judging and spares.
+# one process (--warm-shards 1, what sharing a small job out saves or costs), 16 HTTP clients, the
+# GPU tests of saving, judging and spares, and the monitor-blinding attacks natively.
 #   bash benchmarks/device_warm.sh      (on the device: $OUT set, packages on PYTHONPATH)
 # Writes $OUT/warm.tgz and prints the numbers.
 set -uo pipefail
@@ -11,12 +11,12 @@ git rev-parse --short HEAD > "$R/commit.txt" 2>/dev/null
 # most wanted first; the archive is rewritten after each step (a call cut at its limit keeps what ran)
 step warm 150 python3 benchmarks/throughput.py --out "$R/tp" --parts warm --repeats 8
 tar czf "$OUT/warm.tgz" -C /tmp warm
-step gpu_tests 80 python3 -m pytest -q -p no:cacheprovider -rfEs -m gpu tests/test_perf.py tests/test_saved_results.py \
-  tests/test_perf_kept.py tests/test_spare_workers.py
+step gpu_tests 110 python3 -m pytest -q -p no:cacheprovider -rfEs -m gpu tests/test_perf.py tests/test_saved_results.py \
+  tests/test_perf_kept.py tests/test_spare_workers.py tests/test_adversarial.py::test_pytorch_work_the_monitor_cannot_see_is_caught_natively
 tar czf "$OUT/warm.tgz" -C /tmp warm
-step warm_one_process 100 python3 benchmarks/throughput.py --out "$R/tp1" --parts warm --repeats 5 --warm-shards 1
+step warm_one_process 90 python3 benchmarks/throughput.py --out "$R/tp1" --parts warm --repeats 5 --warm-shards 1
 tar czf "$OUT/warm.tgz" -C /tmp warm
-step serve 100 python3 benchmarks/throughput.py --out "$R/tps" --parts serve --repeats 2 --clients 16
+step serve 80 python3 benchmarks/throughput.py --out "$R/tps" --parts serve --repeats 2 --clients 16
 tar czf "$OUT/warm.tgz" -C /tmp warm
 python3 - "$R" <<'PY'
 import json, sys

@@ -673,7 +673,9 @@ def test_a_cache_keyed_by_input_values_gains_nothing(perf_attack_run):
 BLINDING = {"blind_thread": "guard: the submission may not", "blind_dispatch": "guard: the submission may not",
             "blind_redispatch": "gpu_trace",
             # other code doing the work below the monitor: PyTorch's jiterator, the host between copies
-            "jiterator_named_like_triton": "torch.cuda.jiterator", "pinned_host_offload": "tensor in host memory"}
+            "jiterator_named_like_triton": "torch.cuda.jiterator", "pinned_host_offload": "tensor in host memory",
+            # bytes read as another type, on the device (on the host, "tensor in host memory" came first)
+            "bytes_reinterpreted_relu_on_device": "read as torch.uint8"}
 
 
 @pytest.fixture(scope="module")
