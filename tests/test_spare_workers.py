@@ -96,6 +96,35 @@ def test_a_spare_waits_with_the_server_s_paths_and_the_job_s_device():
                                       "PATH": "/bin", "CUDA_VISIBLE_DEVICES": "0"}
 
 
+def test_spares_are_kept_as_deep_as_asked_and_kinds_share_a_full_server_evenly(monkeypatch):
+    """Each kind keeps as many spares as its prewarm asked for; a job takes the oldest (the most
+    warmed); when the server is full a kind without a spare takes one from the kind with the most,
+    and kinds that both want more even out instead of evicting each other's in turn."""
+    import socket
+
+    from harness.sandbox import forkserver
+    pids = itertools.count(1000)
+    killed = []
+    monkeypatch.setattr(forkserver, "MAX_SPARES", 6)
+    monkeypatch.setattr(forkserver.os, "fork", lambda: next(pids))
+    monkeypatch.setattr(forkserver.os, "kill", lambda pid, sig: killed.append(pid))
+    monkeypatch.setattr(forkserver.socket, "send_fds", lambda *a, **k: None)
+    spares = forkserver.Spares(socket.socket(), 1)
+    monkeypatch.setattr(spares, "_tell", lambda message: None)
+    request = _request(warm={"device": "cuda:0"}, CUDA_VISIBLE_DEVICES="0")
+    spares.add("a", request, depth=4)
+    assert [pid for pid, _ in spares._by_kind["a"]] == [1000, 1001, 1002, 1003]
+    assert spares.take("a", request, []) == 1000  # the oldest
+    assert len(spares._by_kind["a"]) == 3
+    spares.add("a", request)  # refilled to the depth asked for before
+    assert len(spares._by_kind["a"]) == 4
+    spares.add("b", request, depth=4)  # full at 6: b takes from a until the two are even
+    assert (len(spares._by_kind["a"]), len(spares._by_kind["b"])) == (3, 3) and killed == [1004]
+    spares.take("b", request, [])
+    spares.add("b", request)  # room again: b refills without taking from a
+    assert (len(spares._by_kind["a"]), len(spares._by_kind["b"])) == (3, 3) and killed == [1004]
+
+
 def _spare_pids(ev: Evaluator, within_s: float = 10.0) -> set[int]:
     """The spares the parent was told of and not yet told gone (waits for one: the server tells the
     parent of the spare it makes after a job once it has answered the job)."""

@@ -53,7 +53,7 @@ from harness.lifetime import become_subreaper, die_with_parent, kill_all_descend
 MAX_FDS = 2
 MAX_REQUEST_BYTES = 1 << 20  # a request carries a job's environment: a few kB
 ORPHAN_SWEEP_S = 0.2
-MAX_SPARES = 16  # spares at once, of all kinds (8 GPUs of a host, two each); the oldest kind's go first
+MAX_SPARES = 64  # spares at once, of all kinds (8 GPUs of a host, a warm evaluator's 8 each)
 _DEVICE_PREFIXES = ("CUDA_", "NVIDIA_")
 
 
@@ -251,16 +251,20 @@ class Spares:
 
     def add(self, kind: str, request: dict, depth: int | None = None) -> None:
         """Fork spares for requests of ``kind`` (like ``request``) until it has ``depth`` of them
-        (the depth last asked for this kind, else one), retiring the oldest kind's if full."""
+        (the depth last asked for this kind, else one), taking room from other kinds if full."""
         if depth is not None:
             self._depth[kind] = max(1, min(int(depth), MAX_SPARES))
         waiting = self._by_kind.setdefault(kind, [])
         while len(waiting) < self._depth.get(kind, 1):
-            others = [k for k, spares in self._by_kind.items() if spares and k != kind]
             if sum(map(len, self._by_kind.values())) >= MAX_SPARES:
-                if not others:
+                # full: a kind with no spare takes one from the kind with the most, a kind with
+                # some only from a kind with at least two more (so two kinds even out rather than
+                # evicting each other's in turn)
+                donor = max((k for k, spares in self._by_kind.items() if spares and k != kind),
+                            key=lambda k: len(self._by_kind[k]), default=None)
+                if donor is None or (waiting and len(self._by_kind[donor]) <= len(waiting) + 1):
                     return
-                self.retire(others[0])
+                self.retire(donor)
             ours, theirs = socket.socketpair()
             pid = os.fork()
             if pid == 0:
@@ -271,8 +275,8 @@ class Spares:
             self._tell({"spare": pid, "visible": request["env"].get("CUDA_VISIBLE_DEVICES")})
 
     def retire(self, kind: str) -> None:
-        """Kill the oldest spare of ``kind``."""
-        pid, jobs = self._by_kind[kind].pop(0)
+        """Kill the newest spare of ``kind`` (the least warmed)."""
+        pid, jobs = self._by_kind[kind].pop()
         jobs.close()
         try:
             os.kill(pid, signal.SIGKILL)
