@@ -208,18 +208,24 @@ class _RESULT_PICKLE:
 # import (freeze_serialization), and save_tensors saves with that copy.
 # The module itself is kept too: an import statement in save_tensors would find whatever module a
 # submission put in sys.modules under torch's name.
+# torch.save also reads thread-local flags (``_serialization_tls.skip_data``, ...) a submission can
+# set to objects of its own, whose truth test then runs inside the harness's save
+# (exe_result_forged_in_save.py): a save runs with flags of the harness's, made at freeze time.
 _frozen_packages: tuple | None = None
 _frozen_serialization: Any = None
+_frozen_flags: Any = None
 
 
 def freeze_serialization() -> None:
-    """Keep torch's serialization module and a copy of its storage-location taggers as they are now;
-    a worker calls this before it imports the submission."""
-    global _frozen_packages, _frozen_serialization
+    """Keep torch's serialization module, a copy of its storage-location taggers and a set of its
+    thread-local flags as they are now; a worker calls this before it imports the submission."""
+    global _frozen_packages, _frozen_serialization, _frozen_flags
     import torch.serialization
 
     _frozen_serialization = torch.serialization
     _frozen_packages = tuple(torch.serialization._package_registry)  # a tuple: no code can add to it
+    flags = getattr(torch.serialization, "_SerializationLocal", None)  # torch >= 2.5
+    _frozen_flags = flags() if flags is not None else None
 
 
 def save_tensors(obj: Any, target: Any) -> None:
@@ -232,17 +238,21 @@ def save_tensors(obj: Any, target: Any) -> None:
         serialization = _frozen_serialization
     else:
         import torch.serialization as serialization
-    live = serialization._package_registry
+    live, live_flags = serialization._package_registry, getattr(serialization, "_serialization_tls", None)
     options = getattr(serialization, "get_crc32_options", None)  # torch < 2.6 computes them always
     before = options() if options else None
     try:
         if _frozen_packages is not None:
             serialization._package_registry = list(_frozen_packages)
+        if _frozen_flags is not None:
+            serialization._serialization_tls = _frozen_flags
         if options:
             serialization.set_crc32_options(False)
         serialization.save(obj, target, pickle_module=_RESULT_PICKLE)
     finally:
         serialization._package_registry = live
+        if _frozen_flags is not None:
+            serialization._serialization_tls = live_flags
         if options:
             serialization.set_crc32_options(before)
 

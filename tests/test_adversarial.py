@@ -208,6 +208,11 @@ EXPECTED = {
     # view of another element size and a tensor set onto a storage are compute, and so is a float
     # truncated to an integer
     "bytes_reinterpreted_relu": ("integrity", None, ("read as torch.uint8", "tensor in host memory")),
+    # the submission's code run by torch.save inside the harness's saving of a call's outputs: a
+    # flag's truth test that rebinds builtins the harness looks up next (the flags are the harness's
+    # own during its saves: its empty kernel is then judged), a value in torch's configuration
+    "exe_result_forged_in_save": (("wrong", "integrity"), None, ""),
+    "config_planted_in_save": ("integrity", None, "ran while the harness was saving a call's outputs"),
     # ... and from same-size views as complex32 and int64-to-float32 rounding, a mark on the view
     # laundered through a copy into a fresh buffer (exe ok at 25c7399)
     "casts_and_same_size_views_relu": ("integrity", None, ("read as torch.", "tensor in host memory")),
@@ -585,6 +590,20 @@ def test_a_saved_result_rewritten_before_it_is_judged_is_not_judged_on_cpu(tmp_p
     rec = _evaluate(tmp_path, ["perf_gc_rewrites_saved_result"])[0]
     assert rec["exe"]["status"] == "ok", rec["exe"]
     assert rec["verdict"] == "wrong" and "timed repetition" in rec["perf"]["detail"], rec["perf"]
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")
+def test_code_planted_in_torch_save_cannot_forge_or_break_the_perf_judging_on_cpu(tmp_path, monkeypatch):
+    """Objects planted in torch.save's thread-local flags run nothing inside the harness's saves of
+    perf results (the flags are the harness's own there): a writer's buffer rewritten with PyTorch's
+    answer, and a saved file swapped for a folder (which crashed the judging baseline: a harness
+    error, not held against the job), both leave the timed repetitions' wrong results to be judged."""
+    monkeypatch.setenv("KERNELBENCHX_PERF_ON_CPU", "1")
+    names = ["perf_saved_result_forged_in_writer", "perf_judged_file_swapped_for_folder"]
+    records = _evaluate(tmp_path, names)
+    for rec in records.values():
+        assert rec["exe"]["status"] == "ok", rec["exe"]
+        assert rec["verdict"] in ("wrong", "integrity") and rec["perf"]["status"] in ("wrong", "integrity"), rec["perf"]
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")

@@ -312,6 +312,31 @@ def test_interpreter_bf16_arithmetic_and_libdevice():
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-3000:]
 
 
+def test_libdevice_functions_torch_names_otherwise_are_evaluated_as_cuda_defines_them():
+    """libdevice functions with no torch function of their name, or with other rounding, are
+    evaluated in CPU mode as CUDA defines them: round takes halves away from zero (torch.round
+    to even, which rint and float2int_rn do), remainder is IEEE's, the Bessel functions, normcdf
+    and the explicitly rounded conversions are found under their libdevice names."""
+    import math
+
+    from harness.sandbox.interpreter_compat import libdevice_torch_function as fn
+    halves = torch.tensor([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.4999, float("nan"), float("inf")])
+    assert torch.equal(fn("__nv_roundf")(halves)[:7], torch.tensor([-3.0, -2.0, -1.0, 1.0, 2.0, 3.0, 0.0]))
+    assert torch.equal(fn("__nv_rintf")(halves)[:7], torch.tensor([-2.0, -2.0, -0.0, 0.0, 2.0, 2.0, 0.0]))
+    assert torch.equal(fn("__nv_float2int_rn")(halves)[:6], torch.tensor([-2.0, -2.0, -0.0, 0.0, 2.0, 2.0]))
+    assert torch.equal(fn("__nv_float2int_rz")(halves)[:6], torch.tensor([-2.0, -1.0, -0.0, 0.0, 1.0, 2.0]))
+    rounded = fn("__nv_roundf")(halves)
+    assert math.isnan(rounded[7]) and rounded[8] == float("inf")
+    x, y = torch.tensor([5.0, 7.0, -7.0]), torch.tensor([3.0, 2.0, 2.0])
+    assert fn("__nv_remainderf")(x, y).tolist() == [math.remainder(a, b) for a, b in zip(x.tolist(), y.tolist())]
+    t = torch.linspace(-3, 3, 13, dtype=torch.float64)
+    assert torch.allclose(fn("__nv_normcdf")(t), torch.special.ndtr(t))
+    assert torch.allclose(fn("__nv_j1f")(t), torch.special.bessel_j1(t))
+    assert torch.allclose(fn("__nv_cyl_bessel_i0f")(t), torch.special.i0(t))
+    assert torch.allclose(fn("__nv_erfcinvf")(torch.special.erfc(t)), t)
+    assert fn("__nv_not_a_libdevice_function") is None
+
+
 def _float32_rounding_of(exact: Fraction) -> np.float32:
     """The float32 nearest to ``exact`` (ties to even), found by comparing exact distances."""
     guess = np.float32(float(exact))

@@ -29,6 +29,7 @@ import hashlib
 import secrets
 import sys
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -171,18 +172,20 @@ class PerfServer:
                  emit: Callable[..., None], launches: Any = None, trusted: bool = False,
                  optional: tuple[str, ...] = (), monitor: Callable[[], Any] | None = None,
                  tampered: Callable[[], None] = lambda: None, trace: Callable[[], Any] | None = None,
-                 modes_clear: Callable[[], None] = lambda: None) -> None:
+                 modes_clear: Callable[[], None] = lambda: None, barrier: Callable[[str], Any] | None = None) -> None:
         """``launches`` (the candidate's LaunchCounter) tells the timer which streams the
         candidate's kernels ran on; ``monitor`` makes a fresh wrapper-op monitor (a context manager
         with a ``forbidden`` list) so the check call is watched like exe's calls, and ``trace`` a
         GPU kernel trace (``kernels``) around it; ``tampered`` raises if the submission rebound
         code the server relies on, and runs before every timing or check result is sent;
         ``modes_clear`` raises if a torch mode of the submission's is left on torch's stacks (cheap:
-        after every timed repetition, before its result is read). A side
+        after every timed repetition, before its result is read); ``barrier`` (guard.CodeBarrier)
+        keeps the submission's code from running while a result is saved. A side
         named in ``optional`` that fails on a case is dropped (and reported) instead of failing the
         stage."""
         self.task, self.seed, self.device = task, seed, device
         self.modes_clear = modes_clear
+        self.barrier = barrier if barrier is not None else (lambda what: nullcontext())
         self.sides, self.emit, self.trusted = dict(sides), emit, trusted
         self.optional = optional
         self.launches = launches
@@ -386,7 +389,7 @@ class PerfServer:
         _COLLECTOR_OFF()
         record = self._results(command).pop(int(command["case"]))
         self.tampered()
-        with _OPEN(command["path"], "wb") as file:
+        with self.barrier("saving a perf result"), _OPEN(command["path"], "wb") as file:
             digest = _DigestingWriter(file)
             save_tensors(map_tensors(record.to_payload(), to_host), digest)
         self.emit(protocol.SAVED, sha256=digest.hexdigest())
@@ -437,7 +440,10 @@ def _judge_saved(task: Task, inputs: Case, reference: CallRecord, path: Path, sh
     except Exception as exc:  # noqa: BLE001 - the file came from the untrusted process
         return {"ok": False, "status": INTEGRITY, "detail": f"perf check result unreadable ({type(exc).__name__}: {str(exc)[:300]})"}
     finally:
-        path.unlink(missing_ok=True)
+        try:
+            path.unlink(missing_ok=True)
+        except OSError:  # the candidate put a folder there: refused above (not a regular file); the
+            pass         # job's directory goes with the job (perf_judged_file_swapped_for_folder.py)
     costs["loading"] = time.perf_counter() - clock
     try:
         msg = judge_saved(payload, reference, task.tolerances, task.custom_check, inputs)
@@ -450,6 +456,9 @@ def _judge_saved(task: Task, inputs: Case, reference: CallRecord, path: Path, sh
 
 
 _WRITE_CHUNK = 8 << 20
+# bound at import, as _SHA256: a builtin looked up at the call could be one the submission swapped
+# for the moment of the save (perf_saved_result_forged_in_writer.py)
+_MEMORYVIEW, _RANGE, _LEN = memoryview, range, len
 
 
 class _DigestingWriter:
@@ -463,8 +472,8 @@ class _DigestingWriter:
         # piece by piece: each is hashed and written while it is still in the CPU's cache (a
         # storage comes as one buffer of up to gigabytes)
         written = 0
-        with memoryview(data) as whole, whole.cast("B") as flat:
-            for start in range(0, len(flat), _WRITE_CHUNK):
+        with _MEMORYVIEW(data) as whole, whole.cast("B") as flat:
+            for start in _RANGE(0, _LEN(flat), _WRITE_CHUNK):
                 piece = flat[start:start + _WRITE_CHUNK]
                 self._hash.update(piece)
                 written += self._file.write(piece)

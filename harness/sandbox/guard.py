@@ -455,7 +455,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                compiler_state_changed: Callable[[], str | None] = lambda: None,
                launch_router: Callable[[Any, tuple], None] | None = None,
                environment_changed: Callable[[], str | None] | None = None,
-               stand_in_codes: tuple = ()) -> Callable[[str, tuple], None]:
+               stand_in_codes: tuple = (), barrier_codes: frozenset = frozenset(),
+               owned_ids: set[int] | None = None) -> Callable[[str, tuple], None]:
     """The audit hook. Everything it uses is bound here, once: later rebinding of module attributes
     or builtins by the submission cannot change what it does."""
     getframe, get_ident = sys._getframe, __import__("_thread").get_ident
@@ -504,7 +505,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     module_spec = _module_spec_reader()
     sys_dict, dict_get = sys.__dict__, dict.get
     kinds: dict[str, int] = {}          # filename -> 0 transparent, 1 library, 2 submission
-    owned: set[int] = set()             # ids of generated code objects the submission ran (see own)
+    owned: set[int] = owned_ids if owned_ids is not None else set()  # ids of generated code the submission ran (see own)
     source_lines: dict[str, tuple] = {}  # library file -> its lines, read from disk (called_unnamed)
     owned_codes: list = []
     # ids of generated code the submission may rebind as its own (defaults of namedtuple's __new__):
@@ -740,6 +741,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         site = asking_frame(frame)
         if site is None or code_kind(site.f_code) != 1:
             return None
+        if site.f_code in barrier_codes and names == ("setprofile",):
+            return None  # the harness's barrier (code_barrier) sets and clears its watch
         if under(site.f_code.co_filename, harness_dirs):
             return (f"the harness's {site_name(site)} asked for it, which it never does once armed (a callable of "
                     "the submission's with no frame of its own, run there, would)")
@@ -1463,16 +1466,20 @@ def operator_namespaces_now() -> frozenset[str]:
 def arm(policy: GuardPolicy, originals: dict[str, Callable],
         compiler_state_changed: Callable[[], str | None] = lambda: None,
         launch_router: Callable[[Any, tuple], None] | None = None,
-        environment_changed: Callable[[], str | None] | None = None, stand_in_codes: tuple = ()) -> None:
+        environment_changed: Callable[[], str | None] | None = None, stand_in_codes: tuple = (),
+        barrier: "CodeBarrier | None" = None) -> None:
     """Install the guard for good (an audit hook cannot be removed); ``compiler_state_changed``
     says why Triton's compiler would no longer run what it ran before the import (None: unchanged);
     ``launch_router`` answers the launch stand-ins' events (integrity.LaunchCounter.router);
     ``environment_changed`` says what the submission changed that a library module's import-time
     code would call (:func:`import_environment_check`), asked whenever a module is imported while
     the submission is on the stack; ``stand_in_codes`` the code of the harness's launch stand-ins
-    (integrity.STAND_IN_CODES), judged like Triton's callback callers."""
+    (integrity.STAND_IN_CODES), judged like Triton's callback callers; ``barrier`` the worker's
+    :class:`CodeBarrier` (the one harness code that sets a profile function once armed), which the
+    hook tells what generated code is the submission's."""
     sys.addaudithook(_make_hook(policy, originals, compiler_state_changed, launch_router, environment_changed,
-                                frozenset(stand_in_codes)))
+                                frozenset(stand_in_codes), frozenset(CodeBarrier.codes() if barrier else ()),
+                                barrier.owned if barrier else None))
 
 
 STANDARD_STREAMS = ("stdin", "stdout", "stderr", "__stdin__", "__stdout__", "__stderr__")
@@ -1531,6 +1538,67 @@ def import_environment_check(rebound: Callable[[], list[str]]) -> Callable[[], s
                 return f"replaced sys.{name} with an object of its own (a warning printed as a module loads writes to it)"
         return None
     return changed
+
+
+class CodeBarrier:
+    """Sections of the harness's work in which none of the submission's code may run: saving a
+    call's results and digesting them. Library code the harness calls there reads state the
+    submission could have planted (torch.save's thread-local flags, its configuration, sets it
+    tests membership in): an object of the submission's there had its methods run inside the
+    save, which then rebound a builtin the harness used next and restored it before any check
+    (tests/adversarial/exe_result_forged_in_save.py). While a section is open a profile function
+    watches every Python function that starts; one of the submission's (its file, any file outside
+    the libraries, or code it generated from text: the guard's hook keeps their ids in ``owned``)
+    is refused, and the section ends in a refusal even if library code swallowed the first.
+
+    Use: ``with barrier("saving a call's outputs"): ...``. A callable with no frame of its own
+    (``functools.partial`` of a builtin) starts no Python function and is not seen (README, "Not
+    defended")."""
+
+    def __init__(self, policy: GuardPolicy, submission_file: str) -> None:
+        libraries = tuple(policy.trusted_dirs) + tuple(policy.transparent_dirs) + (policy.harness_dir,)
+        str_, type_, id_, Refusal, breaches, current = str, type, id, GuardRefusal, [], []
+        owned: set[int] = set()
+
+        def submissions(code: Any) -> bool:
+            name = code.co_filename
+            if name == submission_file or type_(name) is not str_:
+                return True
+            if name.startswith("<"):  # generated code (a namedtuple's __new__ in tokenize): whose it is
+                return id_(code) in owned
+            return not any(name == root or name.startswith(root + "/") for root in libraries if root)
+
+        def watch(frame: Any, event: str, arg: Any) -> None:
+            if event == "call" and submissions(frame.f_code):
+                breaches.append(current[-1] if current else "working")
+                raise Refusal(f"guard: the submission's code ran while the harness was {breaches[-1]} (library "
+                              "code called something the submission had planted in its state)")
+
+        self.owned = owned
+        self._watch, self._breaches, self._current = watch, breaches, current
+        self._setprofile, self._getprofile = sys.setprofile, sys.getprofile
+
+    def __call__(self, what: str) -> "CodeBarrier":
+        self._current.append(what)
+        return self
+
+    def __enter__(self) -> None:
+        self._setprofile(self._watch)
+
+    def __exit__(self, *exc: Any) -> None:
+        watching = self._getprofile() is self._watch
+        self._setprofile(None)
+        what = self._current.pop() if self._current else "working"
+        if self._breaches:
+            raise GuardRefusal(f"guard: the submission's code ran while the harness was {self._breaches[-1]} "
+                               "(library code called something the submission had planted in its state)")
+        if not watching:  # taken off or replaced while the section was open: not by the harness
+            raise GuardRefusal(f"guard: the harness's watch was taken off while it was {what}")
+
+    @classmethod
+    def codes(cls) -> tuple:
+        """The code of the methods that set and clear the profile function (see :func:`arm`)."""
+        return (cls.__enter__.__code__, cls.__exit__.__code__)
 
 
 def watch_dispatch_keys(submission_file: str, watching: list[int] | None = None,

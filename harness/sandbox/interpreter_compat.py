@@ -118,6 +118,79 @@ LIBDEVICE_STUBS = "triton.language.extra.libdevice"
 LIBDEVICE_BACKENDS = ("triton.language.extra.cuda.libdevice", "triton.language.extra.hip.libdevice")
 
 
+def _round_half_away(x):
+    """CUDA's round (and lround): halves away from zero, where torch.round takes them to even."""
+    import torch
+
+    whole = torch.trunc(x)
+    return torch.where(torch.abs(x - whole) >= 0.5, whole + torch.sign(x), whole)
+
+
+def _elementwise(fn):
+    """``fn`` of Python floats, over tensors (NaN where it raises: a pole, a domain error)."""
+    def apply(*tensors):
+        import torch
+
+        def safe(*values):
+            try:
+                return fn(*values)
+            except (ValueError, OverflowError, ZeroDivisionError):
+                return float("nan")
+        arrays = [t.double().numpy() for t in tensors]
+        return torch.from_numpy(np.vectorize(safe, otypes=[np.float64])(*arrays))
+    return apply
+
+
+def _libdevice_fma(a, b, c):
+    """libdevice's fma: rounded once (float32 exactly, as tl.fma here; float64 through float64)."""
+    import torch
+
+    if a.dtype == b.dtype == c.dtype == torch.float32:
+        return torch.from_numpy(fma_float32(a.numpy(), b.numpy(), c.numpy()))
+    return a.double() * b.double() + c.double()
+
+
+@functools.lru_cache(maxsize=None)
+def _libdevice_functions() -> dict:
+    """libdevice functions whose torch counterpart has another name or other rounding, or none:
+    evaluated here as CUDA defines them (a kernel using ``round`` where half-to-even was needed
+    fails here as it does on a GPU)."""
+    import math
+
+    import torch
+    sp = torch.special
+    ieee_remainder = _elementwise(math.remainder)
+    functions = {
+        "round": _round_half_away, "lround": _round_half_away, "llround": _round_half_away,
+        "lrint": torch.round, "llrint": torch.round,  # the current rounding mode: to nearest, ties to even
+        "remainder": ieee_remainder, "remainderf": ieee_remainder,
+        "normcdf": sp.ndtr, "normcdfinv": sp.ndtri, "erfcinv": lambda x: -sp.ndtri(x / 2) / math.sqrt(2.0),
+        "j0": sp.bessel_j0, "j1": sp.bessel_j1, "y0": sp.bessel_y0, "y1": sp.bessel_y1,
+        "cyl_bessel_i0": sp.i0, "cyl_bessel_i1": sp.i1,
+        "exp10": lambda x: torch.pow(torch.tensor(10.0, dtype=x.dtype), x),
+        "cbrt": lambda x: torch.sign(x) * torch.abs(x) ** (1.0 / 3.0),
+        "tgamma": _elementwise(math.gamma),
+        "sinpi": lambda x: torch.sin(math.pi * torch.remainder(x, 2.0)),
+        "cospi": lambda x: torch.cos(math.pi * torch.remainder(x, 2.0)),
+        "fma": _libdevice_fma,
+        "float_as_int": lambda x: x.view(torch.int32), "int_as_float": lambda x: x.view(torch.float32),
+        "double_as_longlong": lambda x: x.view(torch.int64), "longlong_as_double": lambda x: x.view(torch.float64),
+    }
+    # the explicitly rounded forms (IEEE round to nearest, toward zero, down, up): the result's
+    # type (retType) converts afterwards, exactly for the integer conversions
+    rounding = {"rn": torch.round, "rz": torch.trunc, "rd": torch.floor, "ru": torch.ceil}
+    for mode, to_integer in rounding.items():
+        for source in ("float", "double"):
+            for target in ("int", "uint", "ll", "ull"):
+                functions[f"{source}2{target}_{mode}"] = to_integer
+    for op, fn in (("sqrt", torch.sqrt), ("rcp", torch.reciprocal), ("fma", functions["fma"]),
+                   ("add", torch.add), ("mul", torch.mul), ("sub", torch.sub)):
+        for prefix in ("", "f", "d"):
+            functions[f"{prefix}{op}_rn"] = fn
+    functions["fmaf_rn"] = functions["fma"]
+    return functions
+
+
 def libdevice_torch_function(symbol: str):
     """The torch function that computes libdevice's ``symbol`` (``None`` if there is none)."""
     import torch
@@ -126,7 +199,10 @@ def libdevice_torch_function(symbol: str):
     name = name.removeprefix("fast_")
     name = next((name.removesuffix(s) for s in _SYMBOL_SUFFIXES if name.endswith(s)), name)
     candidates = [name, name[:-1] if name.endswith("f") else name]
+    special = _libdevice_functions()
     for cand in candidates:
+        if cand in special:
+            return special[cand]
         cand = _LIBDEVICE_ALIASES.get(cand, cand)
         if cand is None:
             return None

@@ -17,6 +17,7 @@ import gc
 import hashlib
 import importlib.util
 import io
+import os
 import sys
 import traceback
 from contextlib import nullcontext
@@ -163,7 +164,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     from harness.sandbox.dispatch_rules import seal_dispatch_rules
     from harness.sandbox.gpu_trace import KernelTrace, triton_kernel_names
     from harness.sandbox.frozen_types import freeze_for_worker
-    from harness.sandbox.guard import (arm, import_environment_check, install_proxies, policy_for,
+    from harness.sandbox.guard import (CodeBarrier, arm, import_environment_check, install_proxies, policy_for,
                                        record_no_lazy_call_stacks, scrub_modules, watch_dispatch_keys)
     from harness.sandbox.integrity import STAND_IN_CODES, LaunchCounter, ModeStacks, ModuleSnapshot, TorchOpMonitor
     from harness.sandbox.launch_check import LaunchCheck
@@ -195,9 +196,10 @@ def run(job: dict, reporter: EventWriter) -> None:
     record_no_lazy_call_stacks()
     snapshot = ModuleSnapshot()
     modes = ModeStacks()
+    barrier = CodeBarrier(policy, str(submission))  # none of the submission's code runs while results are saved
     frozen = freeze_for_worker()  # last before arming: no class attribute of the harness's is set afterwards
     arm(policy, originals, launch_check.compiler_state_changed, launches.router(), import_environment_check(snapshot.changed),
-        STAND_IN_CODES)
+        STAND_IN_CODES, barrier)
     scrub_modules()
     sandbox += "+guard" + ("+keys" if keys_watched else "") + ("+frozen" if frozen else "") + ("+rules" if rules_sealed else "")
 
@@ -281,14 +283,18 @@ def run(job: dict, reporter: EventWriter) -> None:
                          trace.runs if on_gpu else None,
                          None if error is None else format_error(error, str(submission))[-MAX_CALL_ERROR:]]
                 try:
-                    digest = None if payload is None else _save_outputs(
-                        {"case": case_index, "config": index, **payload}, job_dir / protocol.call_outputs_file(calls))
+                    with barrier("saving a call's outputs"):
+                        digest = None if payload is None else _save_outputs(
+                            {"case": case_index, "config": index, **payload}, job_dir / protocol.call_outputs_file(calls))
                 except BaseException as exc:  # noqa: BLE001 - a refusal here is the submission's doing
-                    if _status_of(exc) != INTEGRITY:
-                        raise
+                    if isinstance(exc, OSError) and _status_of(exc) != INTEGRITY:
+                        raise  # (the disk: the harness's to report)
                     # torch's saving ran something the submission planted in its state (a flag whose
-                    # truth test is a callable of its own) and the guard refused what that asked for
-                    _report_stop(reporter, index, case, pins, exc, submission)
+                    # truth test is a callable of its own): the guard refused what that asked for,
+                    # the barrier its code, or the library failed on what it found there
+                    _report_stop(reporter, index, case, pins, exc if _status_of(exc) == INTEGRITY else
+                                 Tampering(f"saving the call's outputs failed ({type(exc).__name__}: {str(exc)[:200]}): "
+                                           "only the harness's and the libraries' code runs there"), submission)
                     return
                 finally:
                     collector_on()
@@ -310,7 +316,7 @@ def run(job: dict, reporter: EventWriter) -> None:
         server = PerfServer(task, seed, device, {protocol.CANDIDATE: fn}, reporter.emit, launches=launches,
                             monitor=lambda: TorchOpMonitor(forbid_host_transfer=on_gpu, watching=watching, in_plumbing=launches.in_plumbing),  # watched like exe's calls
                             tampered=lambda: _unchanged(snapshot, modes, launch_check, "during perf"),
-                            trace=KernelTrace if on_gpu else None, modes_clear=modes.check)
+                            trace=KernelTrace if on_gpu else None, modes_clear=modes.check, barrier=barrier)
         serve_perf(server, commands, reporter, str(submission))
 
 
@@ -349,16 +355,29 @@ def _report_stop(reporter: Any, index: int, case: Any, pins: Any, error: BaseExc
                   case=case.describe(), config=pins or None, detail=format_error(error, str(submission)))
 
 
+# What _save_outputs calls, bound before the submission is imported: a module attribute or a
+# builtin looked up at the call could be one the submission swapped for the moment of the save
+# (pathlib's write_bytes calls the builtin memoryview: exe_result_forged_in_save.py).
+_BYTES_IO, _SHA256, _MEMORYVIEW, _LEN, _STR = io.BytesIO, hashlib.sha256, memoryview, len, str
+_OS_OPEN, _OS_WRITE, _OS_CLOSE = os.open, os.write, os.close
+_WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
 def _save_outputs(payload: dict, path: Path) -> str:
     """Write a call's tensors where the parent reads them; returns the file's SHA-256, which the
-    signed call_done event carries (so the parent reads exactly these bytes). hashlib and io are
-    this module's, bound before the import: an import here would find whatever module the
-    submission put in sys.modules under their names."""
-    buffer = io.BytesIO()
+    signed call_done event carries (so the parent reads exactly these bytes)."""
+    buffer = _BYTES_IO()
     save_tensors(payload, buffer)
     data = buffer.getvalue()
-    path.write_bytes(data)
-    return hashlib.sha256(data).hexdigest()
+    fd = _OS_OPEN(_STR(path), _WRITE_FLAGS, 0o600)
+    try:
+        with _MEMORYVIEW(data) as view:
+            done = 0
+            while done < _LEN(data):
+                done += _OS_WRITE(fd, view[done:done + (64 << 20)])
+    finally:
+        _OS_CLOSE(fd)
+    return _SHA256(data).hexdigest()
 
 
 def main(argv: list[str] | None = None) -> int:
