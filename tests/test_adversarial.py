@@ -116,7 +116,8 @@ EXPECTED = {
     "fix_up_in_serialization_state": ("wrong", None, "all zeros"),
     # (with Python 3.12's watch of the submission's code, its __import__ is refused when torch calls it
     # back from a conversion inside the harness's own code: an error rather than the zeros judged)
-    "fix_up_in_builtin_import": (("wrong", "error"), None, ("all zeros", "dispatch hooks are off")),
+    "fix_up_in_builtin_import": (("wrong", "error", "integrity"), None,
+                                 ("all zeros", "dispatch hooks are off", "ran while the harness was saving")),
     "fix_up_in_knobs_check": ("wrong", None, "all zeros"),
     "replace_os_environ": ("integrity", "call", "os.environ was replaced"),
     "fix_up_from_signal_handler": ("integrity", "call", "may not call signal"),
@@ -221,7 +222,8 @@ EXPECTED = {
     # every dispatch mode's __enter__ tests), run with no frame of the submission's on the stack:
     # the frames kept handed over the monitor (exe ok with torch.relu at 61a7c99); library frames
     # now take frames only by their own instruction, and only while a library module is imported
-    "planted_flag_in_save": ("integrity", "call", "library code around the submission's call"),
+    # (torch.save now reads flags of the harness's own: the planted one is never tested)
+    "planted_flag_in_save": ("integrity", None, ("torch_fallback", "library code around the submission's call")),
     "planted_flag_in_mode_enter": ("integrity", "call", "library code around the submission's call"),
     # ... and sys.stderr replaced for an import that warns, its write such a callable (exe ok at
     # 61a7c99): no import starts while a standard stream is the submission's object, so the monitor

@@ -420,7 +420,8 @@ class TorchOpMonitor(TorchDispatchMode):
             source = args[0].dtype
             if isinstance(target, torch.dtype) and target != source \
                     and not (source in self.BYTE_TYPES and target in self.BYTE_TYPES):
-                return f"{source} read as {target}: bytes reinterpreted, then converted, compute"
+                return (f"{source} read as {target}: bytes reinterpreted, then converted, compute; "
+                        "reinterpret inside the kernel instead: x.to(tl.int32, bitcast=True)")
         return None
 
     def float_to_integral(self, func, args, kwargs) -> str | None:

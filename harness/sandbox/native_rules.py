@@ -78,10 +78,13 @@ def install() -> None:
     try:
         import triton.language as tl
         from triton.runtime.interpreter import InterpretedFunction
+        from triton.runtime import jit
         from triton.runtime.jit import JITFunction
     except ImportError:  # pragma: no cover
         return
-    jit_types = (InterpretedFunction, JITFunction)
+    # (JITCallable: what @triton.constexpr_function makes too, on the Tritons that have it; a
+    # kernel may call one, and its __module__ is the caller's, not triton's)
+    jit_types = (InterpretedFunction, JITFunction) + tuple(t for t in (getattr(jit, "JITCallable", None),) if t)
     original_rewrite = InterpretedFunction.rewrite
     checked: set = set()
 
