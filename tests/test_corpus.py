@@ -40,6 +40,8 @@ EXPECTED = {
     "good_common_idioms": ("ok", None, ""),
     "good_device_queries": ("ok", None, ""),
     "good_wrapper_data_movement": ("ok", None, ""),
+    "good_libdevice_cuda_names": ("ok", None, ""),
+    "good_kernel_factory": ("ok", None, ""),
 }
 BAD_LINES = [
     ("{not json", "not a valid JSON object"),
