@@ -742,7 +742,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         if site is None or code_kind(site.f_code) != 1:
             return None
         if site.f_code in barrier_codes and names == ("setprofile",):
-            return None  # the harness's barrier (code_barrier) sets and clears its watch
+            return None  # the harness's CodeBarrier sets and clears its watch
         if under(site.f_code.co_filename, harness_dirs):
             return (f"the harness's {site_name(site)} asked for it, which it never does once armed (a callable of "
                     "the submission's with no frame of its own, run there, would)")
@@ -1562,10 +1562,10 @@ class CodeBarrier:
 
         def submissions(code: Any) -> bool:
             name = code.co_filename
-            if name == submission_file or type_(name) is not str_:
-                return True
-            if name.startswith("<"):  # generated code (a namedtuple's __new__ in tokenize): whose it is
-                return id_(code) in owned
+            if id_(code) in owned or name == submission_file or type_(name) is not str_:
+                return True  # (owned: compiled by the submission, under whatever file name it chose)
+            if name.startswith("<"):  # generated code of the libraries' (a namedtuple's __new__ in tokenize)
+                return False
             return not any(name == root or name.startswith(root + "/") for root in libraries if root)
 
         def watch(frame: Any, event: str, arg: Any) -> None:
