@@ -20,7 +20,8 @@ Rules:
   (arithmetic, torch.nn.functional, reductions, torch.where, ...) fails the task, and so do casts
   from floating point to integers or bool, views as another dtype (a bool mask as uint8 or int8
   aside: reinterpret bits inside the kernel), and (on a GPU) copies between host and device:
-  create small tensors on the inputs' device (`device=x.device`).
+  create small tensors on the inputs' device (`device=x.device`). Launch kernels directly (not
+  inside a torch.library custom operator, whose body counts as PyTorch work).
 - Return exactly what the PyTorch semantics return: same shapes, dtypes and devices; honour every
   argument, including in-place and `out=` behaviour. Inputs that the semantics do not modify must
   not be modified.

@@ -210,7 +210,11 @@ def _judge_case(task: Task, cases: list[Case], expected: list[CallRecord], confi
         status, detail = INTEGRITY, (f"gpu_trace - {own_runs} runs of kernels named "
                                      f"like the submission's for {launches} Triton launch(es) in {where}")
     elif torch_ops:
-        status, detail = INTEGRITY, f"torch_fallback:{torch_ops[0]} - the wrapper ran PyTorch compute ({', '.join(torch_ops[:4])}) in {where}"
+        # an operator outside aten's names is a custom one (torch.library): its body is unseen work
+        custom = "; a custom operator's body is not seen: call the Triton kernel from the wrapper, or through " \
+                 "torch.library.wrap_triton" if "::" in torch_ops[0] and not torch_ops[0].startswith(("aten::", "prims::")) else ""
+        status, detail = INTEGRITY, (f"torch_fallback:{torch_ops[0]} - the wrapper ran PyTorch compute "
+                                     f"({', '.join(torch_ops[:4])}) in {where}{custom}")
     elif library:
         status, detail = INTEGRITY, (f"gpu_trace - the GPU ran PyTorch/library compute kernels during the call "
                                      f"({'; '.join(k[:100] for k in library[:2])}) in {where}")
