@@ -214,6 +214,9 @@ EXPECTED = {
     # own during its saves: its empty kernel is then judged), a value in torch's configuration
     "exe_result_forged_in_save": (("wrong", "integrity"), None, ""),
     "config_planted_in_save": ("integrity", None, "ran while the harness was saving a call's outputs"),
+    # ... from a module imported through a path spelled to start in torch's folder: whose code it is
+    # is the guard hook's judgement (a barrier that read file names alone let it forge exe ok)
+    "barrier_spelled_path_forges_save": ("integrity", None, "ran while the harness was saving a call's outputs"),
     # ... and from same-size views as complex32 and int64-to-float32 rounding, a mark on the view
     # laundered through a copy into a fresh buffer (exe ok at 25c7399)
     "casts_and_same_size_views_relu": ("integrity", None, ("read as torch.", "tensor in host memory")),

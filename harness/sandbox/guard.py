@@ -456,7 +456,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                launch_router: Callable[[Any, tuple], None] | None = None,
                environment_changed: Callable[[], str | None] | None = None,
                stand_in_codes: tuple = (), barrier_codes: frozenset = frozenset(),
-               owned_ids: set[int] | None = None) -> Callable[[str, tuple], None]:
+               owned_ids: set[int] | None = None, code_kinds: list | None = None) -> Callable[[str, tuple], None]:
     """The audit hook. Everything it uses is bound here, once: later rebinding of module attributes
     or builtins by the submission cannot change what it does."""
     getframe, get_ident = sys._getframe, __import__("_thread").get_ident
@@ -564,6 +564,9 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         if id_(code) in owned:
             return 2
         return kind(code.co_filename)
+
+    if code_kinds is not None:  # the same judgement for the watches outside the hook (CodeBarrier, ...)
+        code_kinds.append(code_kind)
 
     def own(code, fresh: bool = False, depth: int = 0) -> None:
         """Count ``code`` (and the functions defined in it) as the submission's whatever file it
@@ -1476,10 +1479,11 @@ def arm(policy: GuardPolicy, originals: dict[str, Callable],
     the submission is on the stack; ``stand_in_codes`` the code of the harness's launch stand-ins
     (integrity.STAND_IN_CODES), judged like Triton's callback callers; ``barrier`` the worker's
     :class:`CodeBarrier` (the one harness code that sets a profile function once armed), which the
-    hook tells what generated code is the submission's."""
+    hook tells what generated code is the submission's and hands its judgement of whose code is whose
+    (``code_kinds``: a list it appends that function to; :func:`watch_dispatch_keys` may share it)."""
     sys.addaudithook(_make_hook(policy, originals, compiler_state_changed, launch_router, environment_changed,
                                 frozenset(stand_in_codes), frozenset(CodeBarrier.codes() if barrier else ()),
-                                barrier.owned if barrier else None))
+                                barrier.owned if barrier else None, barrier.code_kinds if barrier else None))
 
 
 STANDARD_STREAMS = ("stdin", "stdout", "stderr", "__stdin__", "__stdout__", "__stderr__")
@@ -1555,12 +1559,15 @@ class CodeBarrier:
     (``functools.partial`` of a builtin) starts no Python function and is not seen (README, "Not
     defended")."""
 
-    def __init__(self, policy: GuardPolicy, submission_file: str) -> None:
+    def __init__(self, policy: GuardPolicy, submission_file: str, code_kinds: list | None = None) -> None:
         libraries = tuple(policy.trusted_dirs) + tuple(policy.transparent_dirs) + (policy.harness_dir,)
         str_, type_, id_, Refusal, breaches, current = str, type, id, GuardRefusal, [], []
         owned: set[int] = set()
+        kinds: list = code_kinds if code_kinds is not None else []
 
         def submissions(code: Any) -> bool:
+            if kinds:  # the guard's hook's judgement once it is armed: a path spelled to start in a
+                return kinds[0](code) == 2  # library's folder and lead elsewhere is the submission's
             name = code.co_filename
             if id_(code) in owned or name == submission_file or type_(name) is not str_:
                 return True  # (owned: compiled by the submission, under whatever file name it chose)
@@ -1574,7 +1581,7 @@ class CodeBarrier:
                 raise Refusal(f"guard: the submission's code ran while the harness was {breaches[-1]} (library "
                               "code called something the submission had planted in its state)")
 
-        self.owned = owned
+        self.owned, self.code_kinds = owned, kinds
         self._watch, self._breaches, self._current = watch, breaches, current
         self._setprofile, self._getprofile = sys.setprofile, sys.getprofile
 
@@ -1602,7 +1609,7 @@ class CodeBarrier:
 
 
 def watch_dispatch_keys(submission_file: str, watching: list[int] | None = None,
-                        policy: GuardPolicy | None = None) -> bool:
+                        policy: GuardPolicy | None = None, code_kinds: list | None = None) -> bool:
     """Refuse to run the submission's code while PyTorch's Python dispatch keys are excluded, which
     no dispatch mode then sees: torch's conversions of Python values (data constructors, indexing
     with list-likes, the legacy constructors, also reached through ``torch._C``) call ``__float__``,
@@ -1614,7 +1621,9 @@ def watch_dispatch_keys(submission_file: str, watching: list[int] | None = None,
     refused while the dispatch-mode stack is shallower than that: torch code that takes the modes
     off the stack (its tensor printing does) and calls the submission back would run it unseen.
     With ``policy``, every file the guard counts as the submission's is watched, not only its own
-    file (code it compiled under another file name, a module it wrote and imported). Returns whether
+    file (code it compiled under another file name, a module it wrote and imported); with
+    ``code_kinds`` (filled by :func:`arm`), the guard's hook's own judgement of each code object
+    once it is armed (a path spelled to start in a library's folder is the submission's). Returns whether
     it is installed (older Pythons: the constructor stand-ins are the only cover). Call before
     :func:`install_proxies`, which then hands the monitoring functions to library code only."""
     monitoring = getattr(sys, "monitoring", None)
@@ -1640,8 +1649,10 @@ def watch_dispatch_keys(submission_file: str, watching: list[int] | None = None,
             return False
         return not any(name == root or name.startswith(root + "/") for root in libraries)
 
+    kinds = code_kinds if code_kinds is not None else []
+
     def started(code: Any, offset: int) -> Any:
-        if not submissions(code.co_filename):
+        if not (kinds[0](code) == 2 if kinds else submissions(code.co_filename)):
             return disable
         for key in keys:
             if excluded(key):

@@ -190,13 +190,14 @@ def run(job: dict, reporter: EventWriter) -> None:
     launches = LaunchCounter(check=launch_check.check)  # reachable only from here and the guard's hook
     launches.install()
     watching: list[int] = []  # the monitors' stack depths while they watch (TorchOpMonitor, watch_dispatch_keys)
-    keys_watched = watch_dispatch_keys(str(submission), watching, policy)
+    code_kinds: list = []  # the guard's judgement of whose code is whose, shared with the watches below (arm fills it)
+    keys_watched = watch_dispatch_keys(str(submission), watching, policy, code_kinds)
     rules_sealed = seal_dispatch_rules((TorchOpMonitor,))  # (it runs a mode: before the proxies)
     originals = install_proxies()
     record_no_lazy_call_stacks()
     snapshot = ModuleSnapshot()
     modes = ModeStacks()
-    barrier = CodeBarrier(policy, str(submission))  # none of the submission's code runs while results are saved
+    barrier = CodeBarrier(policy, str(submission), code_kinds)  # none of the submission's code runs while results are saved
     frozen = freeze_for_worker()  # last before arming: no class attribute of the harness's is set afterwards
     arm(policy, originals, launch_check.compiler_state_changed, launches.router(), import_environment_check(snapshot.changed),
         STAND_IN_CODES, barrier)
