@@ -19,6 +19,11 @@
 # corpus, perf_gpu and the adversarial corpus natively under the instruction rule; not yet native:
 # the op monitor's final rule (any view as another dtype but among bool/int8/uint8), the three
 # adversarial phrases accepted since, and the perf suite against the golden results.
+# Session 10 (2026-12-05, benchmarks/results/2026-12-05-h100-warm-io/) ran all of the above on an H100
+# but the perf suite; not yet native: the code barrier (a profile function while results are saved,
+# Python 3.12's legacy profiling on top of sys.monitoring beside the dispatch-key watch), torch.save
+# with the harness's own thread-local flags, the CPU-mode libdevice table (CPU only anyway), and
+# benchmarks/judge_io_probe.py (first step of device_warm.sh).
 #   bash benchmarks/device_verify_guards.sh     (on the device: $OUT set, packages on PYTHONPATH)
 # Writes $OUT/verify_guards.tgz and prints a digest. A perf suite (device_suite.sh) then gives the
 # spread of timed_over_check_busy: python benchmarks/check_busy_table.py <journal>.
