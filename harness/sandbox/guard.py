@@ -456,7 +456,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                launch_router: Callable[[Any, tuple], None] | None = None,
                environment_changed: Callable[[], str | None] | None = None,
                stand_in_codes: tuple = (), barrier_codes: frozenset = frozenset(),
-               owned_ids: set[int] | None = None, code_kinds: list | None = None) -> Callable[[str, tuple], None]:
+               code_kinds: list | None = None) -> Callable[[str, tuple], None]:
     """The audit hook. Everything it uses is bound here, once: later rebinding of module attributes
     or builtins by the submission cannot change what it does."""
     getframe, get_ident = sys._getframe, __import__("_thread").get_ident
@@ -505,7 +505,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     module_spec = _module_spec_reader()
     sys_dict, dict_get = sys.__dict__, dict.get
     kinds: dict[str, int] = {}          # filename -> 0 transparent, 1 library, 2 submission
-    owned: set[int] = owned_ids if owned_ids is not None else set()  # ids of generated code the submission ran (see own)
+    owned: set[int] = set()             # ids of generated code objects the submission ran (see own)
     source_lines: dict[str, tuple] = {}  # library file -> its lines, read from disk (called_unnamed)
     owned_codes: list = []
     # ids of generated code the submission may rebind as its own (defaults of namedtuple's __new__):
@@ -1478,12 +1478,12 @@ def arm(policy: GuardPolicy, originals: dict[str, Callable],
     code would call (:func:`import_environment_check`), asked whenever a module is imported while
     the submission is on the stack; ``stand_in_codes`` the code of the harness's launch stand-ins
     (integrity.STAND_IN_CODES), judged like Triton's callback callers; ``barrier`` the worker's
-    :class:`CodeBarrier` (the one harness code that sets a profile function once armed), which the
-    hook tells what generated code is the submission's and hands its judgement of whose code is whose
-    (``code_kinds``: a list it appends that function to; :func:`watch_dispatch_keys` may share it)."""
+    :class:`CodeBarrier` (the one harness code that sets a profile function once armed), to which
+    the hook hands its judgement of whose code is whose (``code_kinds``: a list it appends that
+    function to; :func:`watch_dispatch_keys` may share it)."""
     sys.addaudithook(_make_hook(policy, originals, compiler_state_changed, launch_router, environment_changed,
                                 frozenset(stand_in_codes), frozenset(CodeBarrier.codes() if barrier else ()),
-                                barrier.owned if barrier else None, barrier.code_kinds if barrier else None))
+                                barrier.code_kinds if barrier else None))
 
 
 STANDARD_STREAMS = ("stdin", "stdout", "stderr", "__stdin__", "__stdout__", "__stderr__")
@@ -1551,37 +1551,26 @@ class CodeBarrier:
     tests membership in): an object of the submission's there had its methods run inside the
     save, which then rebound a builtin the harness used next and restored it before any check
     (tests/adversarial/exe_result_forged_in_save.py). While a section is open a profile function
-    watches every Python function that starts; one of the submission's (its file, any file outside
-    the libraries, or code it generated from text: the guard's hook keeps their ids in ``owned``)
-    is refused, and the section ends in a refusal even if library code swallowed the first.
+    watches every Python function that starts; one the guard's hook judges the submission's (its
+    file, a module it wrote, however its path is spelled, code it had generated) is refused, and the
+    section ends in a refusal even if library code swallowed the first. The judgement is the armed
+    hook's (``code_kinds``, filled by :func:`arm`): before that nothing is refused.
 
     Use: ``with barrier("saving a call's outputs"): ...``. A callable with no frame of its own
     (``functools.partial`` of a builtin) starts no Python function and is not seen (README, "Not
     defended")."""
 
-    def __init__(self, policy: GuardPolicy, submission_file: str, code_kinds: list | None = None) -> None:
-        libraries = tuple(policy.trusted_dirs) + tuple(policy.transparent_dirs) + (policy.harness_dir,)
-        str_, type_, id_, Refusal, breaches, current = str, type, id, GuardRefusal, [], []
-        owned: set[int] = set()
+    def __init__(self, code_kinds: list | None = None) -> None:
+        Refusal, breaches, current = GuardRefusal, [], []
         kinds: list = code_kinds if code_kinds is not None else []
 
-        def submissions(code: Any) -> bool:
-            if kinds:  # the guard's hook's judgement once it is armed: a path spelled to start in a
-                return kinds[0](code) == 2  # library's folder and lead elsewhere is the submission's
-            name = code.co_filename
-            if id_(code) in owned or name == submission_file or type_(name) is not str_:
-                return True  # (owned: compiled by the submission, under whatever file name it chose)
-            if name.startswith("<"):  # generated code of the libraries' (a namedtuple's __new__ in tokenize)
-                return False
-            return not any(name == root or name.startswith(root + "/") for root in libraries if root)
-
         def watch(frame: Any, event: str, arg: Any) -> None:
-            if event == "call" and submissions(frame.f_code):
+            if event == "call" and kinds and kinds[0](frame.f_code) == 2:
                 breaches.append(current[-1] if current else "working")
                 raise Refusal(f"guard: the submission's code ran while the harness was {breaches[-1]} (library "
                               "code called something the submission had planted in its state)")
 
-        self.owned, self.code_kinds = owned, kinds
+        self.code_kinds = kinds
         self._watch, self._breaches, self._current = watch, breaches, current
         self._setprofile, self._getprofile = sys.setprofile, sys.getprofile
 

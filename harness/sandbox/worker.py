@@ -197,7 +197,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     record_no_lazy_call_stacks()
     snapshot = ModuleSnapshot()
     modes = ModeStacks()
-    barrier = CodeBarrier(policy, str(submission), code_kinds)  # none of the submission's code runs while results are saved
+    barrier = CodeBarrier(code_kinds)  # none of the submission's code runs while results are saved
     frozen = freeze_for_worker()  # last before arming: no class attribute of the harness's is set afterwards
     arm(policy, originals, launch_check.compiler_state_changed, launches.router(), import_environment_check(snapshot.changed),
         STAND_IN_CODES, barrier)
