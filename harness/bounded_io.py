@@ -20,6 +20,8 @@ import zipfile
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from harness.sealed_files import SEALS, SealedFile, seals_of
+
 
 class UntrustedFileError(Exception):
     """The file is not what the harness asked the worker for (the message says why)."""
@@ -101,6 +103,41 @@ def load_tensors(path: Path, max_bytes: int, sha256: str | None = None, max_tens
         return torch.load(name, weights_only=True, map_location="cpu", mmap=True)
     finally:
         view.close()
+        os.close(fd)
+
+
+def load_sealed_tensors(pid: int, sealed: SealedFile, max_bytes: int) -> Any:
+    """``torch.load`` (``weights_only``, onto the CPU) of a result process ``pid`` wrote and sealed
+    (sealed_files.py), mapped where it lies: refused unless descriptor ``sealed.fd`` of that process
+    is still the file the signed event names (same device and inode), sealed against changes, of
+    the size named and at most ``max_bytes``, and a ``torch.save`` archive of stored entries."""
+    import torch
+
+    link = f"/proc/{pid}/fd/{sealed.fd}"
+    try:  # the target's identity first (stat follows the link): nothing else is opened here
+        named = os.stat(link)
+    except OSError as exc:
+        raise UntrustedFileError(f"the sealed result is gone ({exc.strerror})") from None
+    if (named.st_dev, named.st_ino) != (sealed.dev, sealed.ino):
+        raise UntrustedFileError("the worker's descriptor is no longer the file its signed report names")
+    try:
+        fd = os.open(link, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise UntrustedFileError(f"the sealed result cannot be opened ({exc.strerror})") from None
+    try:
+        info = os.fstat(fd)  # and again once open: the descriptor may have been swapped in between
+        if (info.st_dev, info.st_ino) != (sealed.dev, sealed.ino) or not stat.S_ISREG(info.st_mode):
+            raise UntrustedFileError("the worker's descriptor is no longer the file its signed report names")
+        if not SEALS or seals_of(fd) & SEALS != SEALS:
+            raise UntrustedFileError("the result's file is not sealed against changes")
+        if info.st_size != sealed.size or info.st_size > max_bytes or info.st_size == 0:
+            raise UntrustedFileError(f"the sealed result is {info.st_size} bytes (named: {sealed.size}; "
+                                     f"limit {max_bytes})")
+        name = f"/proc/self/fd/{fd}"
+        with open(name, "rb") as f:
+            _check_archive(f, Path("sealed result"), max_bytes)
+        return torch.load(name, weights_only=True, map_location="cpu", mmap=True)
+    finally:
         os.close(fd)
 
 

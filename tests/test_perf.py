@@ -8,6 +8,7 @@ itself, measured in the same run.
 from __future__ import annotations
 
 import json
+import os
 import random
 import statistics
 import time
@@ -454,6 +455,12 @@ def test_perf_protocol_end_to_end_on_cpu(tmp_path):
     assert 0.0 <= timing["perf_timed_parent_wait_s"] <= timing["perf_timed_s"]  # the parent's work for the other job
     outputs_mb = sum(c["bytes"] for c in good["perf_metrics"]["cases"]) / 2 / 1e6  # relu: half its traffic is output
     assert 2 * outputs_mb <= good["info"]["perf_judged_mb"] <= 2 * outputs_mb + 0.1 * len(good["perf_metrics"]["cases"])
+    # each came as a sealed memory-backed file wherever this system makes them (sealed_files.py)
+    from harness.sealed_files import sealable_file
+    probe = sealable_file("probe")
+    if probe is not None:
+        os.close(probe)
+    assert good["info"]["perf_judged_sealed"] == (2 * len(good["perf_metrics"]["cases"]) if probe is not None else 0)
     assert good["perf_metrics"]["speedup"] > 0
     # one timing lock: the two jobs' timed windows (wall clock) do not overlap
     windows = sorted(m["info"]["perf_timed_window"] for m in metrics)

@@ -17,8 +17,9 @@ Commands (JSON lines on stdin) and replies (events on the report pipe):
 ``time`` {case, side, reps, first, keep} -> ``times`` {ms: [...]} (repetition ``keep``'s result is kept)
 ``check`` {case, side, timed_rep}  -> ``checked`` (the check-set call, kept in memory; the baseline also
                                      calls on the inputs of repetition ``timed_rep``)
-``save`` {case, path, which}       -> ``saved`` (candidate: kept result written to ``path``)
-``judge`` {case, path, which}      -> ``verdict`` {ok, status, detail} (baseline: judged against ``path``)
+``save`` {case, path, which, release} -> ``saved`` {sealed} (candidate: kept result written to a sealed
+                                     file; where none can be made, to ``path``: ``saved`` {sha256})
+``judge`` {case, which, sealed | path + sha256} -> ``verdict`` {ok, status, detail} (baseline)
 ``done``                         -> the process exits
 """
 
@@ -37,11 +38,12 @@ import torch
 
 from harness import protocol
 from harness.compare import judge_saved
-from harness.bounded_io import load_tensors, save_tensors
+from harness.bounded_io import UntrustedFileError, load_sealed_tensors, load_tensors, save_tensors
 from harness.invoke import (CallRecord, ForeignValue, argument_storages, call_case, clone_case, detached,
                             not_plain, record_of, saved_payload_limit)
 from harness.kept import changed_leaves, kept_record
 from harness.perf.roofline import case_dtype
+from harness.sealed_files import SealedFile, close_quietly, seal, sealable_file
 from harness.perf.timing import SLOW_CALL_MS, EventTimer, estimate_ms, gpu_probe, settle
 from harness.task import Task
 from harness.taskdef import Case, map_tensors, tensor_leaves
@@ -200,6 +202,7 @@ class PerfServer:
         self._timed: dict[int, CallRecord] = {}   # per case: one timed repetition's call, kept to be judged
         self._timed_inputs: dict[int, Case] = {}  # baseline: the inputs of that repetition (custom checks read them)
         self.digest_key = 0
+        self._sealed: list[int] = []  # candidate: descriptors of its sealed results not yet judged
         self._changes: list[set[int]] | None = None  # per case: argument leaves the reference changes
 
     def serve(self, commands: Iterator[dict]) -> None:
@@ -378,31 +381,57 @@ class PerfServer:
 
     def _cmd_save(self, command: dict) -> None:
         """Candidate: write a kept result (the check call's, or ``which: timed`` the kept timed
-        repetition's) for the parent's judge; the signed ``saved`` event names the SHA-256 of the
-        bytes the harness wrote, which the judge reads from a private copy and checks. The file is
-        the job directory's, so code of the submission's that runs later (a hook in the library code
-        of the next save, say) could rewrite it while it is judged: the digest makes that a verdict,
-        not a forged pass (tests/test_saved_results.py, tests/adversarial/perf_gc_rewrites_saved_result.py)."""
+        repetition's) for the parent's judge, into a memory-backed file sealed against changes
+        before any code of the submission's can run again; the signed ``saved`` event names it
+        (sealed_files.py). Where no such file can be made, into ``path`` in the job directory, and
+        the event names the SHA-256 of the bytes the harness wrote, which the judge reads from a
+        private copy and checks: code of the submission's that runs later (a hook in the library
+        code of the next save, say) could rewrite that file while it is judged, and the digest
+        makes that a verdict, not a forged pass (tests/test_saved_results.py,
+        tests/adversarial/perf_gc_rewrites_saved_result.py). ``release`` lists the sealed files
+        already judged: closed here, their memory is freed."""
+        for fd in command.get("release") or ():
+            if fd in self._sealed:  # only this server's own files: no other descriptor is closed
+                self._sealed.remove(fd)
+                close_quietly(fd)
         self._timing_over()  # drops the call buffers: whatever that runs of the submission's runs now
         # From now on nothing is collected in this process (it only saves, then ends): a collection
         # would run the submission's gc callbacks between two saves.
         _COLLECTOR_OFF()
         record = self._results(command).pop(int(command["case"]))
         self.tampered()
-        with self.barrier("saving a perf result"), _OPEN(command["path"], "wb") as file:
-            digest = _DigestingWriter(file)
-            save_tensors(map_tensors(record.to_payload(), to_host), digest)
-        self.emit(protocol.SAVED, sha256=digest.hexdigest())
+        with self.barrier("saving a perf result"):
+            payload = map_tensors(record.to_payload(), to_host)
+            fd = sealable_file(f"kbx-perf-{command.get('which')}-{command['case']}")
+            if fd is None:
+                with _OPEN(command["path"], "wb") as file:
+                    digest = _DigestingWriter(file)
+                    save_tensors(payload, digest)
+                saved: dict[str, Any] = {"sha256": digest.hexdigest()}
+            else:
+                try:
+                    with _OPEN(fd, "wb", closefd=False) as file:
+                        save_tensors(payload, file)
+                    saved = {"sealed": seal(fd).to_event()}
+                except BaseException:
+                    close_quietly(fd)
+                    raise
+                self._sealed.append(fd)
+        self.emit(protocol.SAVED, **saved)
 
     def _cmd_judge(self, command: dict) -> None:
-        """Baseline: judge the candidate's saved result against the kept reference for the same inputs."""
+        """Baseline: judge the candidate's saved result against the kept reference for the same
+        inputs: the sealed file the command names (with the candidate's pid), else the file at
+        ``path`` with the SHA-256 it names."""
         self._timing_over()
         index = int(command["case"])
         reference = self._results(command).pop(index)
         timed = command.get("which") == protocol.TIMED_RESULT
         inputs = self._timed_inputs.pop(index, self.cases[index].check_case) if timed else self.cases[index].check_case
-        self.emit(protocol.VERDICT, **_judge_saved(self.task, inputs, reference, Path(command["path"]),
-                                                   str(command.get("sha256") or "")))
+        sealed = command.get("sealed")
+        source = (_SealedResult(int(sealed["pid"]), SealedFile.from_event(sealed)) if isinstance(sealed, dict)
+                  else _ResultFile(Path(command["path"]), str(command.get("sha256") or "")))
+        self.emit(protocol.VERDICT, **_judge_saved(self.task, inputs, reference, source))
 
 
 def to_host(t: torch.Tensor) -> torch.Tensor:
@@ -425,25 +454,54 @@ def _dtype_of(case: Case, output: Any, declared: str | None = None) -> str:
     return case_dtype(tensor_leaves(list(case.args) + list(case.kwargs.values()) + [output]), declared)
 
 
-def _judge_saved(task: Task, inputs: Case, reference: CallRecord, path: Path, sha256: str) -> dict:
-    """Judge a result the candidate saved (a file it wrote, whose bytes must have the SHA-256 its
-    signed ``saved`` event named) against the reference's for the same ``inputs`` (what a custom
-    check reads besides the outputs). Besides the verdict: the seconds loading and comparing took
-    and the file's size, for the job's time breakdown."""
+class _ResultFile:
+    """A result the candidate saved in its job directory, whose bytes must have the SHA-256 its
+    signed ``saved`` event named: read into the judge's own memory and checked there (the
+    candidate lives on and could change a file the judge only mapped), removed once read."""
+
+    def __init__(self, path: Path, sha256: str) -> None:
+        self.path, self.sha256 = path, sha256
+
+    def size(self) -> int:
+        return self.path.lstat().st_size
+
+    def load(self, max_bytes: int) -> Any:
+        try:
+            return load_tensors(self.path, max_bytes, sha256=self.sha256)
+        finally:
+            try:
+                self.path.unlink(missing_ok=True)
+            except OSError:  # the candidate put a folder there: refused above (not a regular file);
+                pass         # the job's directory goes with the job (perf_judged_file_swapped_for_folder.py)
+
+
+class _SealedResult:
+    """A result the candidate (process ``pid``) saved in a sealed memory-backed file: mapped where
+    it lies (sealed_files.py)."""
+
+    def __init__(self, pid: int, sealed: SealedFile | None) -> None:
+        self.pid, self.sealed = pid, sealed
+
+    def size(self) -> int:
+        return self.sealed.size if self.sealed else 0
+
+    def load(self, max_bytes: int) -> Any:
+        if self.sealed is None:
+            raise UntrustedFileError("the judge command names no sealed file")
+        return load_sealed_tensors(self.pid, self.sealed, max_bytes)
+
+
+def _judge_saved(task: Task, inputs: Case, reference: CallRecord, source: _ResultFile | _SealedResult) -> dict:
+    """Judge a result the candidate saved (``source``) against the reference's for the same
+    ``inputs`` (what a custom check reads besides the outputs). Besides the verdict: the seconds
+    loading and comparing took and the result's size, for the job's time breakdown."""
     clock = time.perf_counter()
     costs: dict[str, float] = {}
     try:
-        costs["bytes"] = float(path.lstat().st_size)
-        # read into this process's memory and checked there (the candidate lives on and could
-        # change a file this process only mapped)
-        payload = load_tensors(path, saved_payload_limit([reference]), sha256=sha256)
-    except Exception as exc:  # noqa: BLE001 - the file came from the untrusted process
+        costs["bytes"] = float(source.size())
+        payload = source.load(saved_payload_limit([reference]))
+    except Exception as exc:  # noqa: BLE001 - the result came from the untrusted process
         return {"ok": False, "status": INTEGRITY, "detail": f"perf check result unreadable ({type(exc).__name__}: {str(exc)[:300]})"}
-    finally:
-        try:
-            path.unlink(missing_ok=True)
-        except OSError:  # the candidate put a folder there: refused above (not a regular file); the
-            pass         # job's directory goes with the job (perf_judged_file_swapped_for_folder.py)
     costs["loading"] = time.perf_counter() - clock
     try:
         msg = judge_saved(payload, reference, task.tolerances, task.custom_check, inputs)

@@ -29,6 +29,7 @@ from harness.run.judge import crash_text, library_kernels, names_in
 from harness.run.process import WorkerProcess
 from harness.run.quiet import JobClock, QuietGpu
 from harness.run.zygote import Zygote
+from harness.sealed_files import SealedFile
 from harness.verdicts import CRASHED, ERROR, HARNESS_ERROR, INTEGRITY, OK, TIMEOUT, WRONG, StageResult
 
 _KEPT_REP = random.SystemRandom()  # which timed call is judged: nothing the candidate can predict
@@ -139,8 +140,9 @@ def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, g
             judging()
         costs = _judge_checks(candidate, baseline, len(raw["cases"]), job_dir, deadline)
         phase("judge_checks")  # of which saving, loading and comparing took the judge_checks_* phases
-        phases.update({f"judge_checks_{part}": round(s, 3) for part, s in costs.items() if part != "bytes"})
+        phases.update({f"judge_checks_{part}": round(s, 3) for part, s in costs.items() if part not in ("bytes", "sealed")})
         raw["judged_mb"] = round(costs["bytes"] / 1e6, 3)  # kB: small CPU cases judge tens of kB
+        raw["judged_sealed"] = int(costs["sealed"])  # of the 2 per case: the rest came with a SHA-256
         raw["lock_wait_s"] = phases["lock_wait"]
         raw["phases_s"] = phases
         return StageResult(OK), raw
@@ -251,13 +253,17 @@ def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int,
                   deadline: float) -> dict[str, float]:
     """After the GPU is released: the candidate's results on the check set and of its kept timed
     repetition are judged by the baseline, pipelined (the candidate saves the next result while the
-    baseline judges the last one). Returns what that cost: the seconds the candidate took to save
-    them (``saving``), the baseline to load and to compare them (``loading``, ``comparing``), and
-    the bytes saved."""
-    costs = dict.fromkeys(("saving", "loading", "comparing", "bytes"), 0.0)
-    judging: str | None = None  # what the baseline is judging now
+    baseline judges the last one). Each comes as a sealed file the signed ``saved`` event names
+    (the baseline opens it through the candidate's pid, as the parent knows it; the candidate
+    closes it with the next save once judged), or where the candidate could make none as a file
+    with its SHA-256. Returns what that cost: the seconds the candidate took to save them
+    (``saving``), the baseline to load and to compare them (``loading``, ``comparing``), the
+    bytes saved, and how many came sealed (``sealed``)."""
+    costs = dict.fromkeys(("saving", "loading", "comparing", "bytes", "sealed"), 0.0)
+    judging: tuple[str, int | None] | None = None  # what the baseline is judging now, and its sealed file
+    release: list[int] = []  # sealed files judged since the last save: the candidate may close them
 
-    def verdict_of(what: str) -> None:
+    def verdict_of(what: str, sealed_fd: int | None) -> None:
         verdict = baseline.wait_for(protocol.VERDICT, deadline)
         if verdict is None or verdict.get("event") != protocol.VERDICT:
             raise _baseline_failed(baseline, verdict, f"judging the {what}")
@@ -266,24 +272,34 @@ def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int,
                                                                          f"{verdict.get('detail', '')}"))
         for key in ("loading", "comparing", "bytes"):
             costs[key] += float((verdict.get("costs") or {}).get(key, 0.0))
+        if sealed_fd is not None:
+            release.append(sealed_fd)
 
     for case in range(cases):
         for which, what in ((protocol.CHECK_RESULT, "check call"), (protocol.TIMED_RESULT, "timed repetition")):
             path = job_dir / f"perf_{which}_{case}.pt"
             command = {"case": case, "path": str(path), "which": which}
             clock = time.monotonic()
-            event = candidate.request({"cmd": protocol.CMD_SAVE, **command}, protocol.SAVED, deadline)
+            event = candidate.request({"cmd": protocol.CMD_SAVE, **command, "release": release[:]}, protocol.SAVED,
+                                      deadline)
+            release.clear()
             costs["saving"] += time.monotonic() - clock
             if event is None or event.get("event") != protocol.SAVED:
                 raise _candidate_failed(candidate, event, f"saving the {what} result of case {case}")
-            if not _is_sha256(event.get("sha256")):
+            sealed = SealedFile.from_event(event.get("sealed"))
+            if sealed is not None:
+                named = {"sealed": {**sealed.to_event(), "pid": candidate.pid}}
+                costs["sealed"] += 1
+            elif _is_sha256(event.get("sha256")):
+                named = {"sha256": event["sha256"]}
+            else:
                 raise PerfFailure(StageResult(INTEGRITY, f"protocol: the saved {what} result of case {case} "
-                                                         "came without its SHA-256"))
+                                                         "came without its sealed file or SHA-256"))
             if judging:
-                verdict_of(judging)
-            if not baseline.send({"cmd": protocol.CMD_JUDGE, **command, "sha256": event["sha256"]}):
+                verdict_of(*judging)
+            if not baseline.send({"cmd": protocol.CMD_JUDGE, **command, **named}):
                 raise _baseline_failed(baseline, None, f"judging the {what} of case {case}")
-            judging = f"{what} of case {case}"
+            judging = (f"{what} of case {case}", sealed.fd if sealed else None)
     if judging:
-        verdict_of(judging)
+        verdict_of(*judging)
     return costs

@@ -152,6 +152,11 @@ class WorkerProcess:
         self.halt: threading.Event | None = None
 
     @property
+    def pid(self) -> int:
+        """The process's id, as the parent started it (the fork server's reply for a forked one)."""
+        return self.proc.pid
+
+    @property
     def containment(self) -> str:
         """How far the process's descendants are contained: a worker forked by the fork server
         (a subreaper) loses every process it detaches at once; a new interpreter only its group."""

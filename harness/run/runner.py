@@ -502,7 +502,7 @@ class Evaluator:
                     perf, raw = run_perf(worker, baseline, job_dir, self._gpu_locks[slot], limits, quiet, judging)
                     timing["perf_s"] = time.monotonic() - clock
                     timing["perf_lock_wait_s"] = raw.get("lock_wait_s", 0.0)
-                    perf_info = {f"perf_{key}": raw[key] for key in ("judged_mb", "timed_window", "settle") if key in raw}
+                    perf_info = {f"perf_{key}": raw[key] for key in ("judged_mb", "judged_sealed", "timed_window", "settle") if key in raw}
                     timing.update({f"perf_{name}_s": s for name, s in raw.get("phases_s", {}).items()
                                    if name != "lock_wait"})
                     if not perf.ok and not alone and memory is not None and out_of_gpu_memory(perf.detail) \

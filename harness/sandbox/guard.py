@@ -199,6 +199,9 @@ CALLBACK_FILES = {"triton": ("runtime/jit.py", "runtime/autotuner.py", "runtime/
 # harness package, function) -> the primitive): in CPU mode the interpreter's libdevice calls are
 # evaluated with torch, with dispatch off (the kernel's own math, not the wrapper falling back).
 HARNESS_PROXY_USES = {("sandbox/interpreter_compat.py", "create_extern_elementwise"): "torch._C._DisableTorchDispatch"}
+# ... and with nothing of the submission's on the stack: the perf server's sealed result files
+# (sealed_files.py; its line calls a function bound at import with a name and flags of its own)
+HARNESS_OWN_PRIMITIVES = {("sealed_files.py", "sealable_file"): ("os.memfd_create", "posix.memfd_create")}
 # Triton's files that build native modules from C source they are handed (compile_module_from_src):
 # Triton's launch path calls them from its driver, never straight from a callback caller.
 TRITON_BUILDER_FILES = ("runtime/build.py",)
@@ -497,6 +500,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     performed, performing, primitive_names, resumable = instruction_reader(), {}, dict(PRIMITIVE_NAMES), RESUMABLE
     taker_offsets = _frame_taker_offsets(frame_takers)
     harness_proxy_uses = {(f"{policy.harness_dir}/{f}", name): key for (f, name), key in HARNESS_PROXY_USES.items()}
+    harness_own = {(f"{policy.harness_dir}/{f}", name): keys for (f, name), keys in HARNESS_OWN_PRIMITIVES.items()}
     caller_tokens = _line_tokens(policy.callback_files)
     triton_dirs = tuple(d for d in (_package_dir("triton"),) if d)
     triton_builders = frozenset(f"{d}/{f}" for d in triton_dirs for f in TRITON_BUILDER_FILES)
@@ -1054,8 +1058,9 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                        f"{site_name(asking_frame(frame.f_back))}: the harness's monitor is on that stack)")
             else:
                 site = asking_frame(frame.f_back)
-                own_use = site is not None and harness_proxy_uses.get(
-                    (site.f_code.co_filename, site.f_code.co_name)) == key
+                where = (site.f_code.co_filename, site.f_code.co_name) if site is not None else None
+                own_use = site is not None and (harness_proxy_uses.get(where) == key or (
+                    key in harness_own.get(where, ()) and not submission_on_stack(frame.f_back)))
                 why = None if own_use else called_back(frame.f_back) or called_unnamed(frame.f_back, key)
                 if why:
                     refuse(f"call {key}: {why}")
