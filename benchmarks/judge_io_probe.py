@@ -1,7 +1,9 @@
 """Where the perf judge's time goes on this host: one perf-size result saved as the candidate saves
-it (through page-locked memory when on a GPU, hashed as written: harness/perf/server.py) and loaded
-as the baseline loads it (a private copy hashed as read: harness/bounded_io.py), beside the raw
-speeds those steps are made of (SHA-256 and BLAKE2b, a memory copy, a page-locked allocation).
+it (through page-locked memory when on a GPU, into a sealed memory-backed file: harness/perf/server.py,
+harness/sealed_files.py; or, the fallback, into a file hashed as written) and loaded as the baseline
+loads it (the sealed file mapped; the fallback's private copy hashed as read: harness/bounded_io.py),
+then moved to the GPU for comparing (from the mapped pages, or through page-locked memory), beside
+the raw speeds those steps are made of (SHA-256 and BLAKE2b, a memory copy, a page-locked allocation).
 
     python benchmarks/judge_io_probe.py [--mb 512] [--repeats 3] [--dir /tmp]
 
@@ -22,8 +24,10 @@ from pathlib import Path
 
 import torch
 
-from harness.bounded_io import load_tensors, save_tensors
+from harness.bounded_io import load_sealed_tensors, load_tensors, save_tensors
+from harness.invoke import to_device
 from harness.perf.server import _DigestingWriter, to_host
+from harness.sealed_files import seal, sealable_file
 
 
 def _cpu() -> dict:
@@ -82,6 +86,29 @@ def main() -> None:
         with open(path, "wb") as file:
             save_tensors({"output": host}, file)
 
+    sealed = []
+
+    def sealed_save() -> None:
+        fd = sealable_file("probe")
+        with open(fd, "wb", closefd=False) as file:
+            save_tensors({"output": to_host(result)}, file)
+        sealed.append(seal(fd))
+
+    def sealed_load() -> torch.Tensor:
+        return load_sealed_tensors(os.getpid(), sealed[-1], 2 * host.nbytes)["output"]
+
+    try:
+        raw["sealed_save_s"] = _median_s(sealed_save, args.repeats)
+        raw["sealed_load_s"] = _median_s(sealed_load, args.repeats)
+        mapped = sealed_load()
+        assert torch.equal(mapped, host), "the probe's sealed round trip changed the values"
+        if device == "cuda":
+            raw["mapped_to_gpu_pageable_s"] = _median_s(lambda: mapped.to(device), args.repeats)
+            raw["mapped_to_gpu_s"] = _median_s(lambda: to_device(mapped, result.device), args.repeats)
+        del mapped
+    finally:
+        for file in sealed:
+            os.close(file.fd)
     try:
         raw["write_file_s"] = _median_s(plain_save, args.repeats)
         raw["candidate_save_s"] = _median_s(save, args.repeats)

@@ -612,6 +612,18 @@ def test_code_planted_in_torch_save_cannot_forge_or_break_the_perf_judging_on_cp
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")
+def test_commands_written_by_the_submission_never_reach_the_perf_server_on_cpu(tmp_path, monkeypatch):
+    """A file of the submission's put on the worker's descriptor 0 (os.dup2, no audit event) fed
+    the harness's perf server commands one step ahead of the parent's, so that only the judged
+    timed repetition did its work: the server reads its own duplicate of the parent's pipe, so the
+    submission, waiting for commands the parent never sends while its call runs, times out."""
+    monkeypatch.setenv("KERNELBENCHX_PERF_ON_CPU", "1")
+    rec = _evaluate(tmp_path, ["perf_commands_from_swapped_stdin"], "--perf-timeout", "20")[0]
+    assert rec["exe"]["status"] == "ok", rec["exe"]
+    assert rec["verdict"] == "timeout" and rec["perf"]["status"] == "timeout", rec["perf"]
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")
 def test_a_mode_left_to_finish_the_work_after_timing_is_caught_on_cpu(tmp_path, monkeypatch):
     """Timed repetitions that launch nothing and leave a torch-function mode that launches the kernel
     at the harness's next torch call (untimed), then leaves before the checks: the mode stacks are

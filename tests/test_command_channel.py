@@ -3,9 +3,8 @@ submission is imported (harness/protocol.py frozen_json_decoder), so a submissio
 json's module-level decoder (to learn which timed repetition is judged, or the seed) hears nothing
 and changes nothing. The end-to-end attack is tests/adversarial/perf_right_only_when_kept.py."""
 
-import io
 import json
-import sys
+import os
 
 import pytest
 
@@ -29,10 +28,18 @@ def test_it_refuses_what_is_not_one_json_value(bad):
         frozen_json_decoder()(bad)
 
 
+def _pipe_with(text: str) -> int:
+    read, write = os.pipe()
+    os.write(write, text.encode())
+    os.close(write)
+    return read
+
+
 def test_rebinding_json_afterwards_neither_hears_nor_changes_the_commands(monkeypatch):
     expected = [json.loads(line) for line in LINES]
-    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(LINES) + "\n"))
-    commands = stdin_commands()  # bound before the "submission" runs, as the worker does
+    pipe = _pipe_with("\n".join(LINES) + "\n")
+    commands = stdin_commands(pipe)  # bound before the "submission" runs, as the worker does
+    os.close(pipe)  # read through a duplicate of its own
     heard = []
 
     class Listener:
@@ -46,3 +53,34 @@ def test_rebinding_json_afterwards_neither_hears_nor_changes_the_commands(monkey
     heard.clear()
     assert list(commands) == expected
     assert heard == []
+
+
+def test_commands_come_only_from_the_parents_pipe(tmp_path):
+    """A file put on descriptor 0, or under the number of the harness's own duplicate of the pipe,
+    feeds it nothing: the first is never read, the second ends the commands as tampering."""
+    forged = tmp_path / "forged.jsonl"
+    forged.write_text('{"cmd": "time", "case": 0, "keep": null}\n' * 3)
+    pipe, parent = os.pipe()
+    pipe_id = os.fstat(pipe).st_ino
+    commands = stdin_commands(pipe)
+    own = [int(n) for n in os.listdir("/proc/self/fd") if int(n) not in (pipe, parent) and _inode(int(n)) == pipe_id]
+    assert len(own) == 1  # the duplicate it reads
+    file = os.open(forged, os.O_RDONLY)
+    try:
+        os.write(parent, (LINES[0] + "\n").encode())
+        os.dup2(file, pipe)  # the number the parent's pipe came in under: not what is read
+        assert next(commands) == json.loads(LINES[0])
+        os.write(parent, (LINES[2] + "\n").encode())
+        os.dup2(file, own[0])  # the duplicate's own number: refused before it is read
+        with pytest.raises(PermissionError, match="command pipe was replaced"):
+            next(commands)
+    finally:
+        for fd in (file, pipe, parent, own[0]):
+            os.close(fd)
+
+
+def _inode(fd: int) -> int | None:
+    try:
+        return os.fstat(fd).st_ino
+    except OSError:
+        return None

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import os
 import secrets
 import sys
 import time
@@ -549,17 +550,52 @@ class _DigestingWriter:
 # module is imported, before any submission.
 _COLLECTOR_OFF, _COLLECTOR_ON = gc.disable, gc.enable
 _SHA256, _OPEN = hashlib.sha256, open
+_DUP, _FSTAT, _READ = os.dup, os.fstat, os.read
 
 
-def stdin_commands() -> Iterator[dict]:
-    """The parent's commands, one JSON object per line on stdin (the stream and the JSON parser as
-    they are when this is called: rebinding ``sys.stdin`` or json's default decoder later changes
-    nothing and sees nothing)."""
-    return _commands(sys.stdin, protocol.frozen_json_decoder())
+def stdin_commands(fd: int = 0) -> Iterator[dict]:
+    """The parent's commands, one JSON object per line on its pipe (descriptor ``fd``: stdin), read
+    from that pipe only and parsed by the JSON parser as it is when this is called: rebinding
+    json's default decoder later changes nothing and sees nothing. The pipe is duplicated now,
+    under a number of this process's own, and read with ``os.read`` through no Python stream: a
+    submission that put another file on descriptor 0 (``os.dup2``: no audit event), or pointed
+    ``sys.stdin``'s stream at one, fed the harness's perf server commands of its own
+    (tests/adversarial/perf_commands_from_swapped_stdin.py). Before every read the duplicate is
+    checked to be the same pipe still (a file put under its number: ``CommandPipeReplaced``)."""
+    own = _DUP(fd)
+    return _commands(_pipe_lines(own, _identity(own)), protocol.frozen_json_decoder())
 
 
-def _commands(stream: Any, parse: Callable[[str], Any]) -> Iterator[dict]:
-    for line in stream:
+class CommandPipeReplaced(PermissionError):
+    """The descriptor the commands are read from is no longer the parent's pipe (integrity)."""
+
+
+def _identity(fd: int) -> tuple[int, int]:
+    info = _FSTAT(fd)
+    return info.st_dev, info.st_ino
+
+
+def _pipe_lines(fd: int, identity: tuple[int, int]) -> Iterator[str]:
+    pending = b""
+    while True:
+        cut = pending.find(b"\n")
+        if cut >= 0:
+            line, pending = pending[:cut], pending[cut + 1:]
+            yield line.decode("utf-8")
+            continue
+        if _identity(fd) != identity:
+            raise CommandPipeReplaced("tampering: the harness's command pipe was replaced by another file "
+                                      "(descriptors are not the submission's to rearrange)")
+        chunk = _READ(fd, 1 << 16)
+        if not chunk:
+            if pending:
+                yield pending.decode("utf-8")
+            return
+        pending += chunk
+
+
+def _commands(lines: Iterator[str], parse: Callable[[str], Any]) -> Iterator[dict]:
+    for line in lines:
         line = line.strip()
         if line:
             yield parse(line)

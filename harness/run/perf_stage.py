@@ -212,6 +212,10 @@ def _time_side(candidate: WorkerProcess, baseline: WorkerProcess, case: int, sid
         event = candidate.request(command, protocol.TIMES, deadline)
         if event is None or event.get("event") != protocol.TIMES:
             raise _candidate_failed(candidate, event, f"timing case {case}")
+        if not isinstance(event.get("ms"), list) or len(event["ms"]) != reps:
+            # the reply to another command than this one (perf_commands_from_swapped_stdin.py)
+            raise PerfFailure(StageResult(INTEGRITY, f"protocol: timing case {case} answered "
+                                                     f"{len(event.get('ms') or ())} repetitions, not the {reps} asked for"))
         return [float(x) for x in event["ms"]], _count(event.get("host_bound"))
     candidate.pause()
     try:
