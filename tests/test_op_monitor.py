@@ -149,3 +149,29 @@ def test_interpreter_sets_arguments_onto_storages_only_while_it_copies_them():
     with _Within(counter._depth, "plumbing"), monitor:
         set_onto_storage()
     assert monitor.forbidden == []
+
+
+def _fills(target, times: int = 200):
+    def work():
+        for value in range(times):
+            target().fill_(value)
+    return work
+
+
+@pytest.mark.parametrize("target, counted", [
+    # a memset over a dense block (Triton's benchmarker clears its cache buffer so, over and over)
+    (lambda buffer: buffer, False),
+    (lambda buffer: buffer[4096:], False),
+    # one element, a small block, or a big view that writes few places: each fill may be one
+    # element's work done on the host
+    (lambda buffer: buffer[7], True),
+    (lambda buffer: buffer[:100], True),
+    (lambda buffer: buffer[:1].expand(8192), True),
+    (lambda buffer: buffer.view(128, 128).t()[:, :64], True),
+])
+def test_only_fills_of_dense_blocks_go_uncounted(target, counted):
+    buffer = torch.zeros(128 * 128)
+    forbidden = _watched(_fills(lambda: target(buffer)))
+    assert bool(forbidden) == counted, forbidden
+    if counted:
+        assert forbidden == ["fill_(over 128 fills in one call: element-wise work on the host)"]

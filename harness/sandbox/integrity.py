@@ -326,6 +326,7 @@ class TorchOpMonitor(TorchDispatchMode):
                           if hasattr(torch, name))
     strided = torch.strided
     MAX_SCALAR_OPS = 128
+    BULK_FILL = 4096
     Tensor = torch.Tensor
     as_device = torch.device
     stack_depth = staticmethod(torch._C._len_torch_dispatch_stack)
@@ -381,12 +382,22 @@ class TorchOpMonitor(TorchDispatchMode):
             self.forbidden.append(f"{name}(through {type.__dict__['__name__'].__get__(foreign)}.__torch_dispatch__)")
         elif self.forbid_host_transfer and name in self.TRANSFERS and self.crosses_devices(args, kwargs):
             self.forbidden.append(f"{name}(host<->device: make small tensors with device=, not on the host and then moved)")
-        elif name in self.SCALAR_OPS:
+        elif name in self.SCALAR_OPS and not self.bulk_fill(name, args):
             what = self.SCALAR_OPS[name]
             count = self.scalar_ops[what] = self.scalar_ops.get(what, 0) + 1
             if count == self.MAX_SCALAR_OPS + 1:
                 self.forbidden.append(f"{name}(over {self.MAX_SCALAR_OPS} {what} in one call: element-wise work on the host)")
         return call(*args, **kwargs)
+
+    def bulk_fill(self, name, args) -> bool:
+        """A fill of a contiguous block of at least ``BULK_FILL`` elements: one value written over
+        all of them, a memset, not one element's work (work element by element needs a fill per
+        distinct value). Triton's benchmarker clears a buffer of hundreds of megabytes that way
+        before every timed launch of an autotuner the submission builds during its call
+        (corpus good_kernel_factory: thousands of fills natively)."""
+        t = args[0] if args else None
+        return (self.SCALAR_OPS[name] == "fills" and type(t) in self.PLAIN_TYPES and t.numel() >= self.BULK_FILL
+                and t.is_contiguous())
 
     def unusual_operand(self, args, kwargs) -> str | None:
         """What makes an allowed op compute here, or None: its kernel computes on quantized tensors
