@@ -70,7 +70,7 @@ def sealable_file(name: str) -> int | None:
         return None
     try:
         return _MEMFD_CREATE(name, _MEMFD_FLAGS)
-    except OSError:  # the guard's refusal among them, should it ever refuse: the digest then
+    except OSError:  # no memory for it, or the guard refusing it (tests/test_perf.py would see that)
         return None
 
 
@@ -83,6 +83,7 @@ def seal(fd: int) -> SealedFile:
 
 
 def close_quietly(fd: int) -> None:
+    """Close ``fd`` (a sealed result released, or one whose save failed), whatever state it is in."""
     try:
         _CLOSE(fd)
     except OSError:

@@ -29,7 +29,6 @@ import gc
 import hashlib
 import os
 import secrets
-import sys
 import time
 from contextlib import nullcontext
 from pathlib import Path
