@@ -624,6 +624,26 @@ def test_commands_written_by_the_submission_never_reach_the_perf_server_on_cpu(t
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")
+def test_the_timers_clock_and_the_stages_deadline_are_out_of_the_submissions_reach_on_cpu(tmp_path, monkeypatch):
+    """A clock swapped in for the timer's next reading, or for the rest of a timed command and put
+    back by a stand-in the timer called after the last repetition, forged medians a thousand times
+    too fast with perf `ok`; a check call that spent the stage's time to its last moment made the
+    baseline's next step miss the deadline, a harness error not held against the job, so its wrong
+    timed repetitions were never judged. Now: the clock and the collector switches are bound,
+    the swaps are `integrity`, and the spent deadline is the candidate's `timeout`."""
+    monkeypatch.setenv("KERNELBENCHX_PERF_ON_CPU", "1")
+    names = ["perf_clock_rebound_per_rep", "perf_rebind_undone_by_timer_gc_enable", "perf_deadline_spent_on_the_judge"]
+    records = _evaluate(tmp_path, names, "--perf-timeout", "8")
+    for index in (0, 1):
+        rec = records[index]
+        assert rec["exe"]["status"] == "ok", rec["exe"]
+        assert rec["verdict"] == "integrity" and "time.perf_counter" in rec["perf"]["detail"], (names[index], rec["perf"])
+    rec = records[2]
+    assert rec["exe"]["status"] == "ok", rec["exe"]
+    assert rec["verdict"] in ("timeout", "wrong") and rec["perf"]["status"] in ("timeout", "wrong"), rec["perf"]
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")
 def test_a_mode_left_to_finish_the_work_after_timing_is_caught_on_cpu(tmp_path, monkeypatch):
     """Timed repetitions that launch nothing and leave a torch-function mode that launches the kernel
     at the harness's next torch call (untimed), then leaves before the checks: the mode stacks are

@@ -160,7 +160,8 @@ def test_the_judge_is_told_the_candidates_pid_and_judged_files_are_released(tmp_
         return {"sealed": {"fd": next(fds), "ino": 7, "dev": 1, "size": 100}}
 
     baseline = SimpleNamespace(send=lambda command: sent.append(command) or True,
-                               wait_for=lambda event, deadline: {"event": "verdict", "ok": True, "costs": {}})
+                               wait_for=lambda event, deadline: {"event": "verdict", "ok": True, "costs": {}},
+                               clock=SimpleNamespace(now=lambda: 0.0))
     saver = _Saver(fields)
     _judge_checks(saver, baseline, 2, tmp_path, deadline=0.0)
     assert [c["sealed"] for c in sent] == [{"fd": fd, "ino": 7, "dev": 1, "size": 100, "pid": 4242}

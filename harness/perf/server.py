@@ -152,8 +152,10 @@ def _roll_into(dst: torch.Tensor, src: torch.Tensor, shift: int) -> None:
 def _input_set(task: Task, seed: int, device: str, index: int) -> list[Case]:
     if torch.device(device).type == "cpu":
         # The CPU protocol test (config.ENV_PERF_ON_CPU): the interpreter cannot run perf sizes, so
-        # the last correctness cases, drawn from other seeds, stand in for them.
-        return task.correctness_cases(seed + 7919 * (index + 1), device)[-2:]
+        # the last correctness cases, drawn from other seeds, stand in for them: the last ones with
+        # data (an empty edge case launches no kernel, which at perf size is refused)
+        cases = task.correctness_cases(seed + 7919 * (index + 1), device)
+        return ([c for c in cases if all(t.numel() for t in _input_leaves(c))] or cases)[-2:]
     return task.perf_cases(seed, device, input_set=index)
 
 
@@ -188,6 +190,7 @@ class PerfServer:
         self.task, self.seed, self.device = task, seed, device
         self.modes_clear = modes_clear
         self.barrier = barrier if barrier is not None else (lambda what: nullcontext())
+        self.outside = barrier.outside if barrier is not None else (lambda call: call())
         self.sides, self.emit, self.trusted = dict(sides), emit, trusted
         self.optional = optional
         self.launches = launches
@@ -314,8 +317,18 @@ class PerfServer:
             if rep == keep:
                 self._timed[index] = self._kept(record_of(output, case.buffers, storages), index)
 
-        ms = self.timer.time(lambda: case.call(fn), case.loader(), int(command["reps"]), int(command.get("first", 0)),
-                             after)
+        # none of the submission's code may run but its timed calls themselves: a clock or any other
+        # name the timer's steps look up, swapped during one call for the timer's next steps and put
+        # back by a callback of the submission's before the check below, leaves nothing to find
+        # (tests/adversarial/perf_rebind_undone_by_timer_gc_enable.py)
+        # (and no collection inside the section: one would run the submission's finalizers there)
+        _COLLECTOR_OFF()
+        try:
+            with self.barrier("timing the candidate"):
+                ms = self.timer.time(lambda: self.outside(lambda: case.call(fn)), case.loader(), int(command["reps"]),
+                                     int(command.get("first", 0)), after)
+        finally:
+            _COLLECTOR_ON()
         self.tampered()
         self.emit(protocol.TIMES, ms=ms, host_bound=self.timer.take_host_bound())
 
@@ -335,26 +348,37 @@ class PerfServer:
             self.timer.sync()
             self.emit(protocol.CHECKED)
             return
-        monitor = self.monitor()
-        trace = self.trace() if self.trace else None
-        before = self.launches.count
-        if trace:
-            self.timer.sync()  # the input copies finish before the trace starts
-            trace.__enter__()
+        # as while timing: none of the submission's code runs but its call, and nothing is
+        # collected until the result is kept (copied): see _COLLECTOR_OFF
+        _COLLECTOR_OFF()
         try:
+            kernels = self._checked_call(index, case, command["side"])
+        finally:
+            _COLLECTOR_ON()
+        if kernels is not None:
+            self.emit(protocol.CHECKED, **kernels)
+
+    def _checked_call(self, index: int, case: RotatingCase, side: str) -> dict | None:
+        """The candidate's check call, watched (and traced on a GPU), its result kept; the kernels
+        the trace saw, or None when it was refused (the refusal is sent)."""
+        with self.barrier("checking the candidate's call"):
+            monitor = self.monitor()
+            trace = self.trace() if self.trace else None
+            before = self.launches.count
+            if trace:
+                self.timer.sync()  # the input copies finish before the trace starts
+                trace.__enter__()
             try:
                 with monitor:
-                    record = call_case(self.sides[command["side"]], case.buffers)
-                    # no collection until the result is kept (copied): see _COLLECTOR_OFF
-                    _COLLECTOR_OFF()
+                    record = self.outside(lambda: call_case(self.sides[side], case.buffers))
                 self.timer.sync()
             finally:
                 if trace:
                     trace.__exit__(None, None, None)
             # kept (copied) before the checks run code that reads state the submission may have
-            # changed (the environment, Triton's knobs): a hook of its own there finds the tensors it
-            # returned, not the harness's copy; the checks then judge the hook. (Outside the trace:
-            # the copy's kernels are the harness's.)
+            # changed (the environment, Triton's knobs): a hook of its own there finds the tensors
+            # it returned, not the harness's copy; the checks then judge the hook. (Outside the
+            # trace: the copy's kernels are the harness's.)
             kept = self._kept(record, index)
             self.tampered()
             kernels = {"gpu_kernels": trace.kernels, "gpu_busy_ms": round(trace.busy_ms, 6)} if trace else {}
@@ -362,11 +386,9 @@ class PerfServer:
                 why = (f"the wrapper ran PyTorch compute ({', '.join(sorted(set(monitor.forbidden))[:4])})"
                        if monitor.forbidden else "no Triton kernel was launched")
                 self.emit(protocol.CHECKED, integrity=f"at perf size, case {case.check_case.describe()}: {why}")
-                return
+                return None
             self._checks[index] = kept
-        finally:
-            _COLLECTOR_ON()
-        self.emit(protocol.CHECKED, **kernels)
+        return kernels
 
     def _timing_over(self) -> None:
         """The first save or judge command ends timing: the input sets are no longer needed."""

@@ -59,6 +59,14 @@ SETTLE_STREAK = 5
 SETTLE_MAX_S = 10.0
 
 
+# What the timer calls between a timed call and its result, bound when this module is imported
+# (before any submission): a clock or collector switch looked up at each use could be one the
+# submission swapped in for the last repetition and put back before any check
+# (tests/adversarial/perf_clock_rebound_per_rep.py, perf_rebind_undone_by_timer_gc_enable.py).
+_PERF_COUNTER = time.perf_counter
+_GC_ISENABLED, _GC_DISABLE, _GC_ENABLE = gc.isenabled, gc.disable, gc.enable
+
+
 @dataclass
 class TimingStats:
     """Summary of a list of per-repetition times in milliseconds."""
@@ -199,19 +207,21 @@ class EventTimer:
         milliseconds of the spin before it, and what the call returned."""
         prepare(i)
         self._flush()
+        # every event recorded on the stream named here (``record()`` alone asks torch.cuda's
+        # current_stream, a module attribute, at each call)
         spun = self._event(enable_timing=True)
-        spun.record()
+        spun.record(current)
         if self._sleep is not None:
             self._sleep(spin_cycles)
         start = self._event(enable_timing=True)
-        start.record()
+        start.record(current)
         for stream in self._known_streams:
             stream.wait_event(start)  # side-stream work may not start before the clock does
-        issued = time.perf_counter()
+        issued = _PERF_COUNTER()
         result = fn()
-        issue_ms = (time.perf_counter() - issued) * 1e3
+        issue_ms = (_PERF_COUNTER() - issued) * 1e3
         ends = [self._event(enable_timing=True)]
-        ends[0].record()
+        ends[0].record(current)
         for stream in self._note_streams(current):
             end = self._event(enable_timing=True)
             end.record(stream)
@@ -244,9 +254,9 @@ class EventTimer:
         times = []
         for i in range(first, first + reps):
             prepare(i)
-            start = time.perf_counter()
+            start = _PERF_COUNTER()
             result = fn()
-            times.append((time.perf_counter() - start) * 1e3)
+            times.append((_PERF_COUNTER() - start) * 1e3)
             after(i, result)
         return times
 
@@ -254,13 +264,13 @@ class EventTimer:
 @contextmanager
 def gc_paused() -> Iterator[None]:
     """Python's cyclic garbage collector off for the block, back to what it was after."""
-    was_enabled = gc.isenabled()
-    gc.disable()
+    was_enabled = _GC_ISENABLED()
+    _GC_DISABLE()
     try:
         yield
     finally:
         if was_enabled:
-            gc.enable()
+            _GC_ENABLE()
 
 
 def settle(probe_us: Callable[[], float], max_s: float = SETTLE_MAX_S, busy_us: float = SETTLE_BUSY_US,

@@ -14,6 +14,7 @@ candidate's check results are judged against the reference's by the baseline pro
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 import time
@@ -54,6 +55,19 @@ def _candidate_failed(proc: WorkerProcess, event: dict | None, what: str) -> Per
     detail = str(event.get("detail", ""))[:4000]
     status = event.get("status") if event.get("status") in (ERROR, INTEGRITY) else ERROR  # never a pass
     return PerfFailure(StageResult(status, f"{what}: {detail}"))
+
+
+# How long the baseline's step may run past the stage's deadline. The candidate may spend the
+# stage's time to its last moment (its check call, say), and the baseline's next step (the
+# reference's check call at perf size, a timing round) must not then fail for it, a harness error
+# that is not held against the job (perf_deadline_spent_on_the_judge.py): the step finishes, and the
+# candidate's next request finds the deadline passed, a timeout of the candidate's.
+BASELINE_GRACE_S = 60.0
+
+
+def _for_baseline(baseline: WorkerProcess, deadline: float) -> float:
+    """The deadline of a request to the baseline: the stage's, or ``BASELINE_GRACE_S`` from now."""
+    return max(deadline, baseline.clock.now() + BASELINE_GRACE_S)
 
 
 def _baseline_failed(proc: WorkerProcess, event: dict | None, what: str) -> PerfFailure:
@@ -154,7 +168,7 @@ def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[d
            deadline: float) -> dict[str, Any]:
     """Under the GPU lock: a quiet GPU first (the stopped jobs' queued kernels done, see
     perf/timing.py ``settle``), then interleaved rounds and the check-set calls of every case."""
-    settled = baseline.request({"cmd": protocol.CMD_SETTLE}, protocol.SETTLED, deadline)
+    settled = baseline.request({"cmd": protocol.CMD_SETTLE}, protocol.SETTLED, _for_baseline(baseline, deadline))
     if settled is None or settled.get("event") != protocol.SETTLED:
         raise _baseline_failed(baseline, settled, "waiting for a quiet GPU")
     cases = []
@@ -216,10 +230,15 @@ def _time_side(candidate: WorkerProcess, baseline: WorkerProcess, case: int, sid
             # the reply to another command than this one (perf_commands_from_swapped_stdin.py)
             raise PerfFailure(StageResult(INTEGRITY, f"protocol: timing case {case} answered "
                                                      f"{len(event.get('ms') or ())} repetitions, not the {reps} asked for"))
+        wrong = [x for x in event["ms"] if not (type(x) in (int, float) and 0.0 <= x < math.inf)]
+        if wrong:  # no clock gives those: one the submission swapped in did (perf_clock_rebound_per_rep.py)
+            shown = wrong[0]
+            raise PerfFailure(StageResult(INTEGRITY, f"tampering: timing case {case} measured {str(shown)[:40]} ms "
+                                                     "for a repetition (the clock was not the harness's)"))
         return [float(x) for x in event["ms"]], _count(event.get("host_bound"))
     candidate.pause()
     try:
-        event = baseline.request(command, protocol.TIMES, deadline)
+        event = baseline.request(command, protocol.TIMES, _for_baseline(baseline, deadline))
     finally:
         candidate.resume()
     if event is None or event.get("event") != protocol.TIMES:
@@ -247,7 +266,7 @@ def _check_call(candidate: WorkerProcess, baseline: WorkerProcess, case: int, de
         raise PerfFailure(StageResult(INTEGRITY, f"gpu_trace - at perf size, case {case}: the GPU ran PyTorch/library "
                                                  f"compute kernels during the check call ({'; '.join(k[:100] for k in library[:2])})"))
     event = baseline.request({"cmd": protocol.CMD_CHECK, "case": case, "side": protocol.EAGER, "timed_rep": kept},
-                             protocol.CHECKED, deadline)
+                             protocol.CHECKED, _for_baseline(baseline, deadline))
     if event is None or event.get("event") != protocol.CHECKED:
         raise _baseline_failed(baseline, event, f"reference check call of case {case}")
     return busy if isinstance(busy, float) and busy >= 0.0 else None
@@ -268,7 +287,7 @@ def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int,
     release: list[int] = []  # sealed files judged since the last save: the candidate may close them
 
     def verdict_of(what: str, sealed_fd: int | None) -> None:
-        verdict = baseline.wait_for(protocol.VERDICT, deadline)
+        verdict = baseline.wait_for(protocol.VERDICT, _for_baseline(baseline, deadline))
         if verdict is None or verdict.get("event") != protocol.VERDICT:
             raise _baseline_failed(baseline, verdict, f"judging the {what}")
         if not verdict.get("ok"):
