@@ -42,6 +42,7 @@ EXPECTED = {
     "good_wrapper_data_movement": ("ok", None, ""),
     "good_libdevice_cuda_names": ("ok", None, ""),
     "good_kernel_factory": ("ok", None, ""),
+    "good_finalizers_on_results": ("ok", None, ""),
 }
 BAD_LINES = [
     ("{not json", "not a valid JSON object"),

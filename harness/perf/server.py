@@ -321,12 +321,25 @@ class PerfServer:
         # name the timer's steps look up, swapped during one call for the timer's next steps and put
         # back by a callback of the submission's before the check below, leaves nothing to find
         # (tests/adversarial/perf_rebind_undone_by_timer_gc_enable.py)
-        # (and no collection inside the section: one would run the submission's finalizers there)
+        # Nor may a result be freed inside the section: freeing one runs the finalizers the
+        # submission may have hung on it (a weakref.finalize on its output buffer is honest code).
+        # Each result is held until the next timed call frees it, with the watch off, and the last
+        # one at the end; and nothing is collected inside the section (a collection would run them).
+        held: list = []
+
+        def timed_call() -> Any:
+            def run() -> Any:
+                held.clear()
+                held.append(case.call(fn))
+                return held[0]
+            return self.outside(run)
+
         _COLLECTOR_OFF()
         try:
             with self.barrier("timing the candidate"):
-                ms = self.timer.time(lambda: self.outside(lambda: case.call(fn)), case.loader(), int(command["reps"]),
-                                     int(command.get("first", 0)), after)
+                ms = self.timer.time(timed_call, case.loader(), int(command["reps"]), int(command.get("first", 0)),
+                                     after)
+                self.outside(held.clear)
         finally:
             _COLLECTOR_ON()
         self.tampered()

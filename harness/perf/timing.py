@@ -188,6 +188,9 @@ class EventTimer:
         for i in range(first, first + reps):
             cycles = self._spin_cycles
             for _ in range(REMEASURE_ATTEMPTS):
+                # an earlier attempt's result let go before the next call: whoever holds it (the
+                # candidate's server) frees it when it chooses (see PerfServer._cmd_time)
+                result = None
                 ms, issue_ms, spin_ms, result = self._one_repetition(fn, prepare, i, current, cycles)
                 if self._sleep is None or issue_ms <= spin_ms or cycles >= MAX_SPIN_CYCLES:
                     break
@@ -258,6 +261,7 @@ class EventTimer:
             result = fn()
             times.append((_PERF_COUNTER() - start) * 1e3)
             after(i, result)
+            del result  # (as on the GPU: whoever holds it frees it)
         return times
 
 
