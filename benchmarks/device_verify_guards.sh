@@ -27,7 +27,9 @@
 # Session 11 (2026-12-05, benchmarks/results/2026-12-05-h100-sealed/) ran the barrier, the harness's
 # serialization flags, the sealed perf hand-over and the command pipe natively on an H100 (adversarial
 # step cut at its limit after 195 passed); not yet native: the perf suite against the golden results
-# (H200 only), the adversarial step run to its end (give it 300 s).
+# (H200 only), the adversarial step run to its end (give it 300 s), and what came after the session's
+# last call: the code barrier around timing and the perf check call (with results freed outside it),
+# the timer's bound clock and stream-named events, the baseline's grace past the stage's deadline.
 #   bash benchmarks/device_verify_guards.sh     (on the device: $OUT set, packages on PYTHONPATH)
 # Writes $OUT/verify_guards.tgz and prints a digest. A perf suite (device_suite.sh) then gives the
 # spread of timed_over_check_busy: python benchmarks/check_busy_table.py <journal>.
