@@ -599,12 +599,15 @@ def test_a_timing_reply_that_no_clock_gives_is_integrity(ms):
     assert _time_side(good, None, 0, "candidate", 2, 0, deadline=0.0, keep=None) == ([0.0, 2.0], 0)
 
 
-# Bundled solutions whose last correctness cases are empty edge cases, and some that read their
-# inputs in their judge or use several kernels: the perf protocol's CPU stand-in takes the last
-# cases with data (an empty one launches no kernel, which at perf size is refused), and nothing the
-# harness runs between a timed call and the next (the code barrier) stops an honest one.
+# Bundled solutions whose last correctness cases are empty edge cases, whose shapes follow their
+# data (an out= buffer sized by a mask), and some that read their inputs in their judge or use
+# several kernels: the perf protocol's CPU stand-in takes the last cases with data (an empty one
+# launches no kernel, which at perf size is refused) and one seed's cases for every set where seeds
+# draw other shapes, and nothing the harness runs between a timed call and the next (the code
+# barrier) stops an honest one.
 CPU_PERF_SAMPLE = ["Activation/sigmoid_fp16.py", "Fusion/attention.py", "LinearAlgebra/lu.py",
-                   "Fusion/fused_bmm_rmsnorm_gelu_dropout.py", "Pooling/avg_pool1d.py", "Loss/binary_cross_entropy.py"]
+                   "Fusion/fused_bmm_rmsnorm_gelu_dropout.py", "Pooling/avg_pool1d.py", "Loss/binary_cross_entropy.py",
+                   "Fusion/fused_masked_select_add_gelu.py", "Fusion/fused_repeat_interleave_log_softmax.py"]
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")
