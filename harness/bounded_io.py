@@ -80,9 +80,8 @@ def load_tensors(path: Path, max_bytes: int, sha256: str | None = None, max_tens
 
     with open_regular(path, max_bytes) as raw:
         if sha256 is None and max_tensors is None and _FD_PATHS:
-            _check_archive(raw, path, max_bytes)
             # the descriptor opened above (no symlink, a regular file), not the name again
-            return torch.load(f"/proc/self/fd/{raw.fileno()}", weights_only=True, map_location="cpu", mmap=True)
+            return _load_mapped(raw.fileno(), path, max_bytes)
         copy = _private_copy(raw, max_bytes) if _FD_PATHS else None
         if copy is None:  # no memory-backed files here: the bytes in this process's heap
             raw.seek(0)
@@ -95,12 +94,7 @@ def load_tensors(path: Path, max_bytes: int, sha256: str | None = None, max_tens
     fd, view, digest = copy
     try:
         _check_copy(view, digest, path, sha256, max_tensors)
-        # the copy, not the worker's file, from here on; torch maps its pages instead of copying
-        # them (a file-like object it reads piecewise, at a fraction of the memory's speed)
-        name = f"/proc/self/fd/{fd}"
-        with open(name, "rb") as f:
-            _check_archive(f, path, max_bytes, max_tensors)
-        return torch.load(name, weights_only=True, map_location="cpu", mmap=True)
+        return _load_mapped(fd, path, max_bytes, max_tensors)  # the copy, not the worker's file, from here on
     finally:
         view.close()
         os.close(fd)
@@ -111,8 +105,6 @@ def load_sealed_tensors(pid: int, sealed: SealedFile, max_bytes: int) -> Any:
     (sealed_files.py), mapped where it lies: refused unless descriptor ``sealed.fd`` of that process
     is still the file the signed event names (same device and inode), sealed against changes, of
     the size named and at most ``max_bytes``, and a ``torch.save`` archive of stored entries."""
-    import torch
-
     link = f"/proc/{pid}/fd/{sealed.fd}"
     try:  # the target's identity first (stat follows the link): nothing else is opened here
         named = os.stat(link)
@@ -133,12 +125,21 @@ def load_sealed_tensors(pid: int, sealed: SealedFile, max_bytes: int) -> Any:
         if info.st_size != sealed.size or info.st_size > max_bytes or info.st_size == 0:
             raise UntrustedFileError(f"the sealed result is {info.st_size} bytes (named: {sealed.size}; "
                                      f"limit {max_bytes})")
-        name = f"/proc/self/fd/{fd}"
-        with open(name, "rb") as f:
-            _check_archive(f, Path("sealed result"), max_bytes)
-        return torch.load(name, weights_only=True, map_location="cpu", mmap=True)
+        return _load_mapped(fd, Path("sealed result"), max_bytes)
     finally:
         os.close(fd)
+
+
+def _load_mapped(fd: int, path: Path, max_bytes: int, max_tensors: int | None = None) -> Any:
+    """``torch.load`` of the archive open as ``fd`` (``path`` names it in refusals), checked by
+    ``_check_archive`` first. torch maps its pages instead of copying them: a file-like object it
+    reads piecewise, at a fraction of the memory's speed."""
+    import torch
+
+    name = f"/proc/self/fd/{fd}"
+    with open(name, "rb") as f:
+        _check_archive(f, path, max_bytes, max_tensors)
+    return torch.load(name, weights_only=True, map_location="cpu", mmap=True)
 
 
 _COPY_CHUNK = 8 << 20  # read and hashed in pieces small enough to stay in the CPU's cache between the two

@@ -195,13 +195,16 @@ LAUNCH_PATH_EVENTS = frozenset({
 # interpreted kernel, the benchmarked function): a launch-path primitive asked for with one of them
 # innermost is the callback's doing, not Triton's (called_back in _make_hook).
 CALLBACK_FILES = {"triton": ("runtime/jit.py", "runtime/autotuner.py", "runtime/interpreter.py", "testing.py")}
-# The harness's own uses of a proxied primitive while the submission is on the stack ((file in the
-# harness package, function) -> the primitive): in CPU mode the interpreter's libdevice calls are
-# evaluated with torch, with dispatch off (the kernel's own math, not the wrapper falling back).
-HARNESS_PROXY_USES = {("sandbox/interpreter_compat.py", "create_extern_elementwise"): "torch._C._DisableTorchDispatch"}
-# ... and with nothing of the submission's on the stack: the perf server's sealed result files
-# (sealed_files.py; its line calls a function bound at import with a name and flags of its own)
-HARNESS_OWN_PRIMITIVES = {("sealed_files.py", "sealable_file"): ("os.memfd_create", "posix.memfd_create")}
+# The harness's own uses of a proxied primitive once armed ((file in the harness package, function)
+# -> (the primitives, whether the submission may be on the stack meanwhile)): in CPU mode the
+# interpreter's libdevice calls are evaluated with torch, with dispatch off (the kernel's own math,
+# not the wrapper falling back); the perf server's sealed result files (sealed_files.py; its line
+# calls a function bound at import with a name and flags of its own), with nothing of the
+# submission's on the stack.
+HARNESS_PROXY_USES = {
+    ("sandbox/interpreter_compat.py", "create_extern_elementwise"): (("torch._C._DisableTorchDispatch",), True),
+    ("sealed_files.py", "sealable_file"): (("os.memfd_create", "posix.memfd_create"), False),
+}
 # Triton's files that build native modules from C source they are handed (compile_module_from_src):
 # Triton's launch path calls them from its driver, never straight from a callback caller.
 TRITON_BUILDER_FILES = ("runtime/build.py",)
@@ -499,8 +502,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     frame_takers = _frame_taker_lines()
     performed, performing, primitive_names, resumable = instruction_reader(), {}, dict(PRIMITIVE_NAMES), RESUMABLE
     taker_offsets = _frame_taker_offsets(frame_takers)
-    harness_proxy_uses = {(f"{policy.harness_dir}/{f}", name): key for (f, name), key in HARNESS_PROXY_USES.items()}
-    harness_own = {(f"{policy.harness_dir}/{f}", name): keys for (f, name), keys in HARNESS_OWN_PRIMITIVES.items()}
+    harness_proxy_uses = {(f"{policy.harness_dir}/{f}", name): use for (f, name), use in HARNESS_PROXY_USES.items()}
     caller_tokens = _line_tokens(policy.callback_files)
     triton_dirs = tuple(d for d in (_package_dir("triton"),) if d)
     triton_builders = frozenset(f"{d}/{f}" for d in triton_dirs for f in TRITON_BUILDER_FILES)
@@ -1058,9 +1060,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                        f"{site_name(asking_frame(frame.f_back))}: the harness's monitor is on that stack)")
             else:
                 site = asking_frame(frame.f_back)
-                where = (site.f_code.co_filename, site.f_code.co_name) if site is not None else None
-                own_use = site is not None and (harness_proxy_uses.get(where) == key or (
-                    key in harness_own.get(where, ()) and not submission_on_stack(frame.f_back)))
+                use = harness_proxy_uses.get((site.f_code.co_filename, site.f_code.co_name)) if site is not None else None
+                own_use = use is not None and key in use[0] and (use[1] or not submission_on_stack(frame.f_back))
                 why = None if own_use else called_back(frame.f_back) or called_unnamed(frame.f_back, key)
                 if why:
                     refuse(f"call {key}: {why}")
