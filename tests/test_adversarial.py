@@ -78,6 +78,9 @@ EXPECTED = {
     "poison_triton_cache": ("integrity", "call", "Triton's cache"),
     "spawn_process": ("integrity", "call", "subprocess.Popen"),
     "signal_parent": ("integrity", "call", "os.kill"),
+    # the cap on its GPU memory lifted through the allocator's settings (on a GPU, the public setter
+    # and a hog at perf sizes too: test_a_submission_cannot_take_the_gpu_memory_its_judge_needs)
+    "gpu_memory_limit_lifted": ("integrity", "call", "the harness caps the GPU memory"),
     # blinding the monitors or forging their counts
     "blind_thread": ("integrity", "call", "start_"),
     "blind_dispatch": ("integrity", "call", "_DisableTorchDispatch"),
@@ -745,6 +748,21 @@ def test_pytorch_work_the_monitor_cannot_see_is_caught_natively(blinding_run, na
     rec = blinding_run[list(BLINDING).index(name)]
     assert rec["verdict"] == "integrity", rec
     assert BLINDING[name] in rec["call"]["detail"] + rec["exe"]["detail"], rec
+
+
+@pytest.mark.gpu
+def test_a_submission_cannot_take_the_gpu_memory_its_judge_needs(tmp_path):
+    """A submission that takes nearly all the GPU memory it finds at perf sizes ran its baseline
+    out of memory: a harness error, not held against it. Capped at its share of the run's budget
+    (sandbox/gpu_memory_cap.py), it runs out itself: its own perf verdict, which names the cap.
+    Raising the cap through torch's public setter is refused."""
+    records = _evaluate(tmp_path, ["gpu_memory_hog", "gpu_memory_fraction_raised", "honest"])
+    hog, raised, honest = records[0], records[1], records[2]
+    assert honest["verdict"] == "ok", honest
+    assert hog["exe"]["status"] == "ok", hog["exe"]
+    assert hog["verdict"] not in ("ok", "harness_error") and hog["perf"]["status"] in ("error", "crashed"), hog["perf"]
+    assert "out of memory" in hog["perf"]["detail"] and "GiB of GPU memory" in hog["perf"]["detail"], hog["perf"]
+    assert raised["verdict"] == "integrity" and "the harness caps the GPU memory" in raised["call"]["detail"], raised
 
 
 def test_kernel_names_are_classified():

@@ -1,14 +1,17 @@
 """The perf memory budget of a GPU (harness/run/gpu_memory.py) and the perf input sizes it rests on."""
 
+import subprocess
+import sys
 import threading
 import time
 
 import pytest
 
-from conftest import relu_changed_after_exe
-from harness.run.gpu_memory import (FOOTPRINT_FACTOR, JUDGING_FACTOR, MIN_FOOTPRINT, UNKNOWN_INPUT_BYTES,
-                                    PerfMemory, Reservation, budget_for, out_of_gpu_memory, perf_footprint)
-from harness.task import all_tasks
+from conftest import ROOT, relu_changed_after_exe
+from harness.run.gpu_memory import (CALL_EXE_ALLOWANCE, FOOTPRINT_FACTOR, JUDGING_FACTOR, MIN_FOOTPRINT,
+                                    UNKNOWN_INPUT_BYTES, PerfMemory, Reservation, budget_for, candidate_cap,
+                                    out_of_gpu_memory, perf_footprint)
+from harness.task import all_tasks, get_task
 from harness.taskdef import tensor_leaves
 
 
@@ -98,6 +101,43 @@ def test_budget_leaves_room_for_call_exe_workers():
     assert budget_for(1 << 20, 8) == MIN_FOOTPRINT
 
 
+def test_a_candidate_may_hold_its_jobs_footprint_and_alone_all_but_its_baselines_share():
+    footprint = 10 << 30
+    assert candidate_cap(footprint, footprint) == footprint           # twice its own estimate
+    assert candidate_cap(70 << 30, footprint) == 60 << 30             # alone: a footprint left to the baseline
+    assert candidate_cap(MIN_FOOTPRINT, MIN_FOOTPRINT) == CALL_EXE_ALLOWANCE  # never below call/exe's
+
+
+def test_the_cap_is_set_on_a_gpu_only():
+    from harness.sandbox.gpu_memory_cap import cap_gpu_memory
+    assert cap_gpu_memory("cpu", 1 << 30) is None
+    assert cap_gpu_memory("cuda:0", None) is None
+
+
+@pytest.mark.gpu
+def test_the_cap_limits_what_the_caching_allocator_may_hold():
+    """In a process of its own (the fraction stays set): an allocation over the cap is the
+    process's own out-of-memory error, one under it succeeds, and a raised cap takes it."""
+    code = """
+import torch
+from harness.sandbox.gpu_memory_cap import cap_gpu_memory
+torch.zeros(1, device="cuda")
+fraction = cap_gpu_memory("cuda:0", 1 << 30)
+assert abs(torch.cuda.get_per_process_memory_fraction(0) - fraction) < 1e-9, fraction
+ok = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
+try:
+    torch.empty(2 << 30, dtype=torch.uint8, device="cuda")
+    raise SystemExit("an allocation over the cap succeeded")
+except torch.OutOfMemoryError:
+    pass
+cap_gpu_memory("cuda:0", 4 << 30)
+more = torch.empty(2 << 30, dtype=torch.uint8, device="cuda")
+print("capped")
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0 and "capped" in proc.stdout, proc.stderr[-2000:]
+
+
 def _smallest_sized_task():
     sized = [t for t in all_tasks().values() if t.perf_input_bytes]
     return min(sized, key=lambda t: t.perf_input_bytes)
@@ -168,6 +208,12 @@ def test_perf_out_of_memory_beside_other_jobs_is_measured_again_alone(monkeypatc
         record = ev.submit("Activation/relu.py", code).result(timeout=300)
     assert record["exe"]["status"] == "ok", record["exe"]
     assert record["perf"]["status"] == "error" and "CUDA out of memory" in record["perf"]["detail"], record["perf"]
+    # the verdict names the share its candidate was capped at (alone: all of the budget but a
+    # footprint left to its baseline)
+    footprint = perf_footprint(get_task("Activation/relu.py"))
+    cap = candidate_cap((1 << 40) if others_hold_memory else footprint, footprint)
+    assert record["info"]["perf_candidate_memory_cap_mb"] == cap >> 20, record["info"]
+    assert f"may hold {cap / 2**30:.1f} GiB of GPU memory" in record["perf"]["detail"], record["perf"]
     if others_hold_memory:
         assert "CUDA out of memory" in record["info"]["perf_retried_alone"]  # measured again, failed again
         assert len(alone) == 1  # once, however often it runs out

@@ -43,6 +43,7 @@ from harness.invoke import (CallRecord, ForeignValue, argument_storages, call_ca
                             not_plain, record_of, saved_payload_limit)
 from harness.kept import changed_leaves, kept_record
 from harness.perf.roofline import case_dtype
+from harness.sandbox.gpu_memory_cap import cap_gpu_memory
 from harness.sealed_files import SealedFile, close_quietly, seal, sealable_file
 from harness.perf.timing import SLOW_CALL_MS, EventTimer, estimate_ms, gpu_probe, settle
 from harness.task import Task
@@ -229,6 +230,8 @@ class PerfServer:
             handler(command)
 
     def _cmd_prepare(self, command: dict) -> None:
+        if not self.trusted:  # the candidate: from the call/exe allowance to its share of perf memory
+            cap_gpu_memory(self.device, command.get("gpu_memory_cap"))
         self.cases = build_cases(self.task, self.seed, self.device)
         if torch.device(self.device).type == "cuda":
             torch.cuda.empty_cache()  # the float64 draws' blocks: other jobs' perf memory (run/gpu_memory.py)

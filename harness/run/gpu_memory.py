@@ -10,6 +10,11 @@ short (a task's eager temporaries, a custom check's float64 work): a job whose p
 of GPU memory while other jobs hold theirs is evaluated again holding the whole budget
 (``PerfMemory.reserve_all``, run/runner.py), so such a failure never becomes a verdict.
 
+The budget binds the submissions too: each worker's process is capped at what the budget gives it
+(``CALL_EXE_ALLOWANCE`` in call/exe, ``candidate_cap`` in perf: sandbox/gpu_memory_cap.py), so a
+submission that takes all the memory it finds runs out itself, its own verdict, instead of running
+its judge or other jobs out.
+
 Two rules keep the budget busy with work that needs it (on the H200, judging and reservations
 taken ahead of need held more than half of it): a job shrinks its reservation once its timing is
 over (the processes drop their input sets; judging holds only the check sets and kept results), and
@@ -44,6 +49,17 @@ def perf_footprint(task: Task, factor: int = FOOTPRINT_FACTOR) -> int:
     ``factor``: copies of one perf input set (``JUDGING_FACTOR``: once timing is over)."""
     per_set = task.perf_input_bytes
     return max(MIN_FOOTPRINT, factor * (UNKNOWN_INPUT_BYTES if per_set is None else per_set))
+
+
+def candidate_cap(reserved: int, footprint: int) -> int:
+    """The GPU memory a job's candidate process may hold during perf (its caching allocator's cap,
+    sandbox/gpu_memory_cap.py), from the bytes the job ``reserved`` and its ``footprint`` (both
+    processes' estimate). The whole footprint, twice the candidate's own estimate (a kernel's
+    temporaries are unknown here), or, where the job holds more (alone, after a shared
+    out-of-memory), all of it but a footprint left to the baseline, more than its estimate. A
+    candidate over its own estimate can so still run the GPU short beside other jobs: that is a
+    shared out-of-memory, retried alone (run/runner.py). Never below the call/exe allowance."""
+    return max(CALL_EXE_ALLOWANCE, footprint, reserved - footprint)
 
 
 def budget_for(free_bytes: int, call_exe_workers: int) -> int:

@@ -104,11 +104,14 @@ def start_baseline(job_dir: Path, spec: dict, env: dict[str, str], clock: JobClo
 
 def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, gpu_lock: threading.Lock,
              limits: StageLimits, quiet: QuietGpu | None = None,
-             judging: Callable[[], None] | None = None) -> tuple[StageResult, dict[str, Any]]:
+             judging: Callable[[], None] | None = None,
+             candidate_memory: int | None = None) -> tuple[StageResult, dict[str, Any]]:
     """Time the candidate (a worker that passed exe and waits for perf commands) against its
     baselines, with every other job on the GPU held while it is timed (``quiet``); ``judging`` is
     called when timing is over and the results are about to be judged (the job needs less GPU
-    memory from then on: run/gpu_memory.py). Returns the perf
+    memory from then on: run/gpu_memory.py); ``candidate_memory``: the GPU memory the candidate's
+    process may hold from its warm-up on (its allocator's cap, sandbox/gpu_memory_cap.py; None
+    keeps the call/exe one). Returns the perf
     verdict and the raw measurements (see perf/metrics.py), with the seconds each phase took under
     ``phases_s`` and the wall-clock start and end of the part that held the GPU under
     ``timed_window``. Its deadlines are read on the job's clock (both processes share it)."""
@@ -134,7 +137,8 @@ def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, g
         # are in no other job's timed median (each side's rounds are interleaved, medians of many).
         deadline = candidate.clock.now() + limits.perf
         # what the reference changes, and the key of the digests of what it does not (harness/kept.py)
-        told = {"digest_key": base.get("digest_key", 0), "mutates": [c.get("mutates", []) for c in base["cases"]]}
+        told = {"digest_key": base.get("digest_key", 0), "mutates": [c.get("mutates", []) for c in base["cases"]],
+                "gpu_memory_cap": candidate_memory}
         prepared = candidate.request({"cmd": protocol.CMD_PREPARE, **told}, protocol.PREPARED, deadline)
         if prepared is None or prepared.get("event") != protocol.PREPARED:
             raise _candidate_failed(candidate, prepared, "warm-up at perf sizes")

@@ -27,8 +27,8 @@ from harness.report.summary import write_reports
 from harness.report.quality import code_quality
 from harness.run.environment import baseline_env, physical_gpu, private_dirs, visible_devices, worker_env
 from harness.run.disk import SLACK_BYTES
-from harness.run.gpu_memory import (JUDGING_FACTOR, PerfMemory, Reservation, budget_for, out_of_gpu_memory,
-                                    perf_footprint)
+from harness.run.gpu_memory import (CALL_EXE_ALLOWANCE, JUDGING_FACTOR, PerfMemory, Reservation, budget_for,
+                                    candidate_cap, out_of_gpu_memory, perf_footprint)
 from harness.run.journal import Journal, recorded_seed
 from harness.run.judge import fails_numerically, judge_worker
 from harness.run.perf_stage import baseline_dir, run_perf, start_baseline
@@ -499,15 +499,23 @@ class Evaluator:
                     timing["perf_memory_wait_s"] = time.monotonic() - clock
                     # alone: it ran out of memory beside others once, so it keeps the whole budget
                     judging = None if alone else lambda: reservation.shrink_to(perf_footprint(task, JUDGING_FACTOR))
-                    perf, raw = run_perf(worker, baseline, job_dir, self._gpu_locks[slot], limits, quiet, judging)
+                    cap = candidate_cap(reservation.nbytes, footprint) if memory is not None else None
+                    perf, raw = run_perf(worker, baseline, job_dir, self._gpu_locks[slot], limits, quiet, judging,
+                                         candidate_memory=cap)
                     timing["perf_s"] = time.monotonic() - clock
                     timing["perf_lock_wait_s"] = raw.get("lock_wait_s", 0.0)
                     perf_info = {f"perf_{key}": raw[key] for key in ("judged_mb", "judged_sealed", "timed_window", "settle") if key in raw}
                     timing.update({f"perf_{name}_s": s for name, s in raw.get("phases_s", {}).items()
                                    if name != "lock_wait"})
+                    if cap is not None:
+                        perf_info["perf_candidate_memory_cap_mb"] = cap >> 20
                     if not perf.ok and not alone and memory is not None and out_of_gpu_memory(perf.detail) \
                             and memory.held > reservation.nbytes:
                         shared_oom = perf.detail[:300]
+                    elif not perf.ok and cap is not None and perf.status != HARNESS_ERROR and out_of_gpu_memory(perf.detail):
+                        perf = StageResult(perf.status, f"{perf.detail}\n(in perf this job's candidate may hold "
+                                                        f"{cap / 2**30:.1f} GiB of GPU memory: its share of the GPU's "
+                                                        "perf budget)")
                     if perf.ok:
                         metrics = job_metrics(raw, self.roofline, self.golden.cases(task) if self.golden else None,
                                               self.config.perf_samples)
@@ -555,7 +563,9 @@ class Evaluator:
                 "memory_limit": self.config.memory_limit if self.mode == INTERPRETER else None,
                 "protected": self._protected(),  # other jobs', this run's and its inputs' files
                 "private": self._private,  # the user's and other runs' folders (Landlock only)
-                "perf": self.perf_enabled and main}
+                "perf": self.perf_enabled and main,
+                # what the run's GPU memory budget gives a call/exe worker (sandbox/gpu_memory_cap.py)
+                "gpu_memory_cap": CALL_EXE_ALLOWANCE if self.mode == GPU else None}
         if share is not None:
             spec["cases"] = share
         if spec["perf"]:

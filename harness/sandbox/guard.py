@@ -120,6 +120,11 @@ JITERATOR_LAUNCH = "_cuda_jiterator_compile_and_launch_kernel"
 # Tensor methods replaced on the class by stand-ins: a data constructor, and the CPU loops that call
 # a Python function once per element with no operator dispatched (work on the host no monitor sees)
 TENSOR_METHODS = ("new_tensor", "apply_", "map_", "map2_")
+# What sets the GPU memory cap the harness gives a worker (sandbox/gpu_memory_cap.py): the setter,
+# and the allocator's settings string (torch >= 2.10 reads "per_process_memory_fraction" from it;
+# older versions name the setting function per backend)
+GPU_MEMORY_LIMIT_SETTERS = ("_cuda_setMemoryFraction", "_accelerator_setAllocatorSettings",
+                            "_cuda_cudaCachingAllocator_set_allocator_settings")
 # Refused whenever the submission is on the stack, whoever calls them: torch's tensor printing takes
 # every mode (the harness's monitor too) off the stack, then reads the values and calls the
 # submission back (a str subclass's __radd__), all unseen
@@ -132,7 +137,8 @@ REFUSED_WITH_SUBMISSION_ON_STACK = frozenset({"torch.utils._python_dispatch._dis
                                               "torch.utils._python_dispatch._pop_mode_temporarily",
                                               "torch.utils._python_dispatch._pop_mode",
                                               f"torch._C.{JITERATOR_LAUNCH}",
-                                              "torch._C._construct_storage_from_data_pointer"})
+                                              "torch._C._construct_storage_from_data_pointer",
+                                              *(f"torch._C.{name}" for name in GPU_MEMORY_LIMIT_SETTERS)})
 # Why a proxied primitive is refused to the submission, where the general reason does not say it
 PROXY_REASONS = {f"torch._C.{JITERATOR_LAUNCH}": "torch.cuda.jiterator compiles and launches CUDA code of the "
                  "caller's, not Triton's, below the harness's monitors",
@@ -146,6 +152,9 @@ PROXY_REASONS = {f"torch._C.{JITERATOR_LAUNCH}": "torch.cuda.jiterator compiles 
                                  "print or format a tensor's values, or call torch code that takes the harness's "
                                  "monitor off the dispatch stack (a higher-order operator's handler): what runs "
                                  "there is unseen"),
+                 **dict.fromkeys((f"torch._C.{name}" for name in GPU_MEMORY_LIMIT_SETTERS),
+                                 "the harness caps the GPU memory a worker may take at its share of the run's "
+                                 "budget: its judge and other jobs need the rest"),
                  "gc.set_debug": "with DEBUG_SAVEALL the collector keeps every unreachable object in gc.garbage, "
                  "frames among them, with no audit event (a frame's f_back leads to the harness's)",
                  **dict.fromkeys(("os.memfd_create", "posix.memfd_create"),
@@ -199,11 +208,13 @@ CALLBACK_FILES = {"triton": ("runtime/jit.py", "runtime/autotuner.py", "runtime/
 # -> (the primitives, whether the submission may be on the stack meanwhile)): in CPU mode the
 # interpreter's libdevice calls are evaluated with torch, with dispatch off (the kernel's own math,
 # not the wrapper falling back); the perf server's sealed result files (sealed_files.py; its line
-# calls a function bound at import with a name and flags of its own), with nothing of the
-# submission's on the stack.
+# calls a function bound at import with a name and flags of its own), and the raise of the worker's
+# GPU memory cap when perf starts (sandbox/gpu_memory_cap.py), both with nothing of the submission's
+# on the stack.
 HARNESS_PROXY_USES = {
     ("sandbox/interpreter_compat.py", "create_extern_elementwise"): (("torch._C._DisableTorchDispatch",), True),
     ("sealed_files.py", "sealable_file"): (("os.memfd_create", "posix.memfd_create"), False),
+    ("sandbox/gpu_memory_cap.py", "cap_gpu_memory"): (("torch._C._cuda_setMemoryFraction",), False),
 }
 # Triton's files that build native modules from C source they are handed (compile_module_from_src):
 # Triton's launch path calls them from its driver, never straight from a callback caller.
@@ -408,6 +419,8 @@ def _proxied_names() -> list[tuple[str, str]]:
              ("torch._C", JITERATOR_LAUNCH),
              # a storage over any address: the harness's own tensors (its copies of results) included
              ("torch._C", "_construct_storage_from_data_pointer"),
+             # the cap on the GPU memory the worker may take (sandbox/gpu_memory_cap.py)
+             *(("torch._C", name) for name in GPU_MEMORY_LIMIT_SETTERS),
              # memory-backed files: memory outside the worker's address-space limit, in no directory
              ("os", "memfd_create"), ("posix", "memfd_create"),
              # pipes and socket pairs: kernel buffers outside that limit too (a pipe's grows to 1 MiB
