@@ -448,6 +448,11 @@ def test_perf_protocol_end_to_end_on_cpu(tmp_path):
     timing = good["info"]["timing"]
     parts = [timing[f"perf_judge_checks_{part}_s"] for part in ("saving", "loading", "comparing")]
     assert all(0 < p <= timing["perf_judge_checks_s"] for p in parts), timing
+    # and of the saving, as the candidate reports it: freeing what timing held, staging each result
+    # on the host, writing it into its file (each part within the saving the parent measured)
+    saving = [timing[f"perf_judge_checks_saving_{part}_s"] for part in ("freeing", "staging", "writing")]
+    # (each rounded to the millisecond: three roundings may add 1.5 ms)
+    assert all(p >= 0 for p in saving) and sum(saving) <= timing["perf_judge_checks_saving_s"] + 0.0015, timing
     # before timing, the baseline waited for a quiet GPU: nothing to wait for on the CPU stand-in
     assert good["info"]["perf_settle"] == {"quiet": True, "waited_s": 0.0, "probes": 0, "slowest_us": 0.0}
     assert {c[side]["host_bound_reps"] for c in good["perf_metrics"]["cases"] for side in ("candidate", "eager")} == {0}

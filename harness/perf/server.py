@@ -438,18 +438,24 @@ class PerfServer:
         makes that a verdict, not a forged pass (tests/test_saved_results.py,
         tests/adversarial/perf_gc_rewrites_saved_result.py). ``release`` lists the sealed files
         already judged: closed here, their memory is freed."""
+        clock = time.perf_counter()
+        costs: dict[str, float] = {}  # seconds, for the job's timing (issue 14): where saving goes
         for fd in command.get("release") or ():
             if fd in self._sealed:  # only this server's own files: no other descriptor is closed
                 self._sealed.remove(fd)
                 close_quietly(fd)
         self._timing_over()  # drops the call buffers: whatever that runs of the submission's runs now
+        costs["freeing"] = time.perf_counter() - clock
         # From now on nothing is collected in this process (it only saves, then ends): a collection
         # would run the submission's gc callbacks between two saves.
         _COLLECTOR_OFF()
         record = self._results(command).pop(int(command["case"]))
         self.tampered()
         with self.barrier("saving a perf result"):
+            clock = time.perf_counter()
             payload = map_tensors(record.to_payload(), to_host)
+            costs["staging"] = time.perf_counter() - clock  # to the host (page-locked blocks allocated the first time)
+            clock = time.perf_counter()
             fd = sealable_file(f"kbx-perf-{command.get('which')}-{command['case']}")
             if fd is None:
                 with _OPEN(command["path"], "wb") as file:
@@ -465,7 +471,8 @@ class PerfServer:
                     close_quietly(fd)
                     raise
                 self._sealed.append(fd)
-        self.emit(protocol.SAVED, **saved)
+            costs["writing"] = time.perf_counter() - clock  # into the file (its pages allocated), sealed
+        self.emit(protocol.SAVED, costs={k: round(v, 6) for k, v in costs.items()}, **saved)
 
     def _cmd_judge(self, command: dict) -> None:
         """Baseline: judge the candidate's saved result against the kept reference for the same

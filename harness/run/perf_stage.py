@@ -276,6 +276,22 @@ def _check_call(candidate: WorkerProcess, baseline: WorkerProcess, case: int, de
     return busy if isinstance(busy, float) and busy >= 0.0 else None
 
 
+# What the candidate reports of its saving's seconds (perf/server.py _cmd_save), timing only:
+# freeing the timed inputs and judged files, staging the result on the host, writing and sealing it
+SAVING_PARTS = ("freeing", "staging", "writing")
+
+
+def _add_saving_parts(costs: dict[str, float], reported: Any) -> None:
+    """Add the parts of a save the candidate reports to ``costs`` (as ``saving_<part>``); what is
+    not a finite, non-negative number of seconds is ignored (no verdict rests on it)."""
+    if not isinstance(reported, dict):
+        return
+    for part in SAVING_PARTS:
+        value = reported.get(part)
+        if type(value) in (int, float) and math.isfinite(value) and value >= 0:
+            costs[f"saving_{part}"] = costs.get(f"saving_{part}", 0.0) + float(value)
+
+
 def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int, job_dir: Path,
                   deadline: float) -> dict[str, float]:
     """After the GPU is released: the candidate's results on the check set and of its kept timed
@@ -284,8 +300,9 @@ def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int,
     (the baseline opens it through the candidate's pid, as the parent knows it; the candidate
     closes it with the next save once judged), or where the candidate could make none as a file
     with its SHA-256. Returns what that cost: the seconds the candidate took to save them
-    (``saving``), the baseline to load and to compare them (``loading``, ``comparing``), the
-    bytes saved, and how many came sealed (``sealed``)."""
+    (``saving``; of which, as the candidate reports them, ``saving_<part>`` for ``SAVING_PARTS``),
+    the baseline to load and to compare them (``loading``, ``comparing``), the bytes saved, and how
+    many came sealed (``sealed``)."""
     costs = dict.fromkeys(("saving", "loading", "comparing", "bytes", "sealed"), 0.0)
     judging: tuple[str, int | None] | None = None  # what the baseline is judging now, and its sealed file
     release: list[int] = []  # sealed files judged since the last save: the candidate may close them
@@ -313,6 +330,7 @@ def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int,
             costs["saving"] += time.monotonic() - clock
             if event is None or event.get("event") != protocol.SAVED:
                 raise _candidate_failed(candidate, event, f"saving the {what} result of case {case}")
+            _add_saving_parts(costs, event.get("costs"))
             sealed = SealedFile.from_event(event.get("sealed"))
             if sealed is not None:
                 named = {"sealed": {**sealed.to_event(), "pid": candidate.pid}}
