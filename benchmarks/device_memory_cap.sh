@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One device call (under 600 s) for the GPU memory cap (sandbox/gpu_memory_cap.py): every bundled
+# One device call (under 600 s) for the GPU memory cap (harness/gpu_memory_cap.py): every bundled
 # solution's call+exe under the call/exe allowance (an honest worker refused there is the costliest
 # mistake), the cap's GPU tests and the memory-hog attacks, then the suite with perf (each
 # candidate capped at its job's share) for as long as the call allows: which jobs ran out of memory

@@ -754,7 +754,7 @@ def test_pytorch_work_the_monitor_cannot_see_is_caught_natively(blinding_run, na
 def test_a_submission_cannot_take_the_gpu_memory_its_judge_needs(tmp_path):
     """A submission that takes nearly all the GPU memory it finds at perf sizes ran its baseline
     out of memory: a harness error, not held against it. Capped at its share of the run's budget
-    (sandbox/gpu_memory_cap.py), it runs out itself: its own perf verdict, which names the cap.
+    (gpu_memory_cap.py), it runs out itself: its own perf verdict, which names the cap.
     Raising the cap through torch's public setter is refused."""
     records = _evaluate(tmp_path, ["gpu_memory_hog", "gpu_memory_fraction_raised", "honest"])
     hog, raised, honest = records[0], records[1], records[2]

@@ -109,7 +109,7 @@ def test_a_candidate_may_hold_its_jobs_footprint_and_alone_all_but_its_baselines
 
 
 def test_the_cap_is_set_on_a_gpu_only():
-    from harness.sandbox.gpu_memory_cap import cap_gpu_memory
+    from harness.gpu_memory_cap import cap_gpu_memory
     assert cap_gpu_memory("cpu", 1 << 30) is None
     assert cap_gpu_memory("cuda:0", None) is None
 
@@ -120,7 +120,7 @@ def test_the_cap_limits_what_the_caching_allocator_may_hold():
     process's own out-of-memory error, one under it succeeds, and a raised cap takes it."""
     code = """
 import torch
-from harness.sandbox.gpu_memory_cap import cap_gpu_memory
+from harness.gpu_memory_cap import cap_gpu_memory
 torch.zeros(1, device="cuda")
 fraction = cap_gpu_memory("cuda:0", 1 << 30)
 assert abs(torch.cuda.get_per_process_memory_fraction(0) - fraction) < 1e-9, fraction

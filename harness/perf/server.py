@@ -43,7 +43,7 @@ from harness.invoke import (CallRecord, ForeignValue, argument_storages, call_ca
                             not_plain, record_of, saved_payload_limit)
 from harness.kept import changed_leaves, kept_record
 from harness.perf.roofline import case_dtype
-from harness.sandbox.gpu_memory_cap import cap_gpu_memory
+from harness.gpu_memory_cap import cap_gpu_memory
 from harness.sealed_files import SealedFile, close_quietly, seal, sealable_file
 from harness.perf.timing import SLOW_CALL_MS, EventTimer, estimate_ms, gpu_probe, settle
 from harness.task import Task

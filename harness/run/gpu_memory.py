@@ -11,7 +11,7 @@ of GPU memory while other jobs hold theirs is evaluated again holding the whole 
 (``PerfMemory.reserve_all``, run/runner.py), so such a failure never becomes a verdict.
 
 The budget binds the submissions too: each worker's process is capped at what the budget gives it
-(``CALL_EXE_ALLOWANCE`` in call/exe, ``candidate_cap`` in perf: sandbox/gpu_memory_cap.py), so a
+(``CALL_EXE_ALLOWANCE`` in call/exe, ``candidate_cap`` in perf: gpu_memory_cap.py), so a
 submission that takes all the memory it finds runs out itself, its own verdict, instead of running
 its judge or other jobs out.
 
@@ -53,7 +53,7 @@ def perf_footprint(task: Task, factor: int = FOOTPRINT_FACTOR) -> int:
 
 def candidate_cap(reserved: int, footprint: int) -> int:
     """The GPU memory a job's candidate process may hold during perf (its caching allocator's cap,
-    sandbox/gpu_memory_cap.py), from the bytes the job ``reserved`` and its ``footprint`` (both
+    gpu_memory_cap.py), from the bytes the job ``reserved`` and its ``footprint`` (both
     processes' estimate). The whole footprint, twice the candidate's own estimate (a kernel's
     temporaries are unknown here), or, where the job holds more (alone, after a shared
     out-of-memory), all of it but a footprint left to the baseline, more than its estimate. A

@@ -110,7 +110,7 @@ def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, g
     baselines, with every other job on the GPU held while it is timed (``quiet``); ``judging`` is
     called when timing is over and the results are about to be judged (the job needs less GPU
     memory from then on: run/gpu_memory.py); ``candidate_memory``: the GPU memory the candidate's
-    process may hold from its warm-up on (its allocator's cap, sandbox/gpu_memory_cap.py; None
+    process may hold from its warm-up on (its allocator's cap, gpu_memory_cap.py; None
     keeps the call/exe one). Returns the perf
     verdict and the raw measurements (see perf/metrics.py), with the seconds each phase took under
     ``phases_s`` and the wall-clock start and end of the part that held the GPU under

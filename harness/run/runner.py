@@ -564,7 +564,7 @@ class Evaluator:
                 "protected": self._protected(),  # other jobs', this run's and its inputs' files
                 "private": self._private,  # the user's and other runs' folders (Landlock only)
                 "perf": self.perf_enabled and main,
-                # what the run's GPU memory budget gives a call/exe worker (sandbox/gpu_memory_cap.py)
+                # what the run's GPU memory budget gives a call/exe worker (gpu_memory_cap.py)
                 "gpu_memory_cap": CALL_EXE_ALLOWANCE if self.mode == GPU else None}
         if share is not None:
             spec["cases"] = share

@@ -120,7 +120,7 @@ JITERATOR_LAUNCH = "_cuda_jiterator_compile_and_launch_kernel"
 # Tensor methods replaced on the class by stand-ins: a data constructor, and the CPU loops that call
 # a Python function once per element with no operator dispatched (work on the host no monitor sees)
 TENSOR_METHODS = ("new_tensor", "apply_", "map_", "map2_")
-# What sets the GPU memory cap the harness gives a worker (sandbox/gpu_memory_cap.py): the setter,
+# What sets the GPU memory cap the harness gives a worker (gpu_memory_cap.py): the setter,
 # and the allocator's settings string (torch >= 2.10 reads "per_process_memory_fraction" from it;
 # older versions name the setting function per backend)
 GPU_MEMORY_LIMIT_SETTERS = ("_cuda_setMemoryFraction", "_accelerator_setAllocatorSettings",
@@ -209,12 +209,12 @@ CALLBACK_FILES = {"triton": ("runtime/jit.py", "runtime/autotuner.py", "runtime/
 # interpreter's libdevice calls are evaluated with torch, with dispatch off (the kernel's own math,
 # not the wrapper falling back); the perf server's sealed result files (sealed_files.py; its line
 # calls a function bound at import with a name and flags of its own), and the raise of the worker's
-# GPU memory cap when perf starts (sandbox/gpu_memory_cap.py), both with nothing of the submission's
+# GPU memory cap when perf starts (gpu_memory_cap.py), both with nothing of the submission's
 # on the stack.
 HARNESS_PROXY_USES = {
     ("sandbox/interpreter_compat.py", "create_extern_elementwise"): (("torch._C._DisableTorchDispatch",), True),
     ("sealed_files.py", "sealable_file"): (("os.memfd_create", "posix.memfd_create"), False),
-    ("sandbox/gpu_memory_cap.py", "cap_gpu_memory"): (("torch._C._cuda_setMemoryFraction",), False),
+    ("gpu_memory_cap.py", "cap_gpu_memory"): (("torch._C._cuda_setMemoryFraction",), False),
 }
 # Triton's files that build native modules from C source they are handed (compile_module_from_src):
 # Triton's launch path calls them from its driver, never straight from a callback caller.
@@ -419,7 +419,7 @@ def _proxied_names() -> list[tuple[str, str]]:
              ("torch._C", JITERATOR_LAUNCH),
              # a storage over any address: the harness's own tensors (its copies of results) included
              ("torch._C", "_construct_storage_from_data_pointer"),
-             # the cap on the GPU memory the worker may take (sandbox/gpu_memory_cap.py)
+             # the cap on the GPU memory the worker may take (gpu_memory_cap.py)
              *(("torch._C", name) for name in GPU_MEMORY_LIMIT_SETTERS),
              # memory-backed files: memory outside the worker's address-space limit, in no directory
              ("os", "memfd_create"), ("posix", "memfd_create"),

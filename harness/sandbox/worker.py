@@ -157,7 +157,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     faulthandler.enable(all_threads=True)
     set_limits(job.get("memory_limit"), **({"file_bytes": job["file_limit"]} if job.get("file_limit") else {}))
     torch = prepare_process(device, job["interpret"])  # done already in a prewarmed spare
-    from harness.sandbox.gpu_memory_cap import cap_gpu_memory
+    from harness.gpu_memory_cap import cap_gpu_memory
     # the GPU memory the run's budget gives call/exe; perf raises it to the job's share (perf/server.py)
     cap_gpu_memory(device, job.get("gpu_memory_cap"))
     freeze_serialization()  # how results are saved: as it is before the submission is imported

@@ -11,7 +11,7 @@ PyTorch's caching allocator refuses to grow past a per-process limit
 out-of-memory error. The harness sets the limit in the worker before the submission is imported
 (the call/exe allowance) and raises it when perf starts (the job's share); the guard refuses the
 setters, and torch's allocator settings that can change the limit, to the submission and to any
-library while the submission is on the stack (guard.py), so only the lines here change it.
+library while the submission is on the stack (sandbox/guard.py), so only the lines here change it.
 
 Not capped: what is not the caching allocator's (the CUDA context, loaded kernel code, a kernel's
 printf buffer); the submission reaches no other allocator without native code, which the guard
