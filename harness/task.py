@@ -81,6 +81,13 @@ class Task:
         return getattr(self.module, "check", None)
 
     @property
+    def data_movement(self) -> bool:
+        """Whether the task's work is a rearrangement of its input (``DATA_MOVEMENT = True``): a
+        wrapper's copies and joins would do it themselves, so they are held to copying arguments
+        as given (sandbox/integrity.py ``TorchOpMonitor.rearranges``)."""
+        return bool(getattr(self.module, "DATA_MOVEMENT", False))
+
+    @property
     def check_note(self) -> str | None:
         """What a custom checker checks instead of plain comparison, and why."""
         return getattr(self.module, "CHECK_NOTE", None)

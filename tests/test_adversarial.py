@@ -81,6 +81,9 @@ EXPECTED = {
     # the cap on its GPU memory lifted through the allocator's settings (on a GPU, the public setter
     # and a hog at perf sizes too: test_a_submission_cannot_take_the_gpu_memory_its_judge_needs)
     "gpu_memory_limit_lifted": ("integrity", "call", "the harness caps the GPU memory"),
+    # values computed on the host and uploaded as a tensor built from a list (more such tasks below:
+    # test_outputs_rearranged_by_torch_or_computed_on_the_host_are_refused)
+    "host_values_uploaded": ("integrity", None, "bytes of tensors built from host data in one call"),
     # blinding the monitors or forging their counts
     "blind_thread": ("integrity", "call", "start_"),
     "blind_dispatch": ("integrity", "call", "_DisableTorchDispatch"),
@@ -748,6 +751,47 @@ def test_pytorch_work_the_monitor_cannot_see_is_caught_natively(blinding_run, na
     rec = blinding_run[list(BLINDING).index(name)]
     assert rec["verdict"] == "integrity", rec
     assert BLINDING[name] in rec["call"]["detail"] + rec["exe"]["detail"], rec
+
+
+# (task, attack) -> the phrase its verdict names; beside each task's bundled solution, which passes
+HOST_OR_REARRANGED = {
+    ("Index/permute_copy.py", "permute_copy_torch_dummy_launch"): "the rearrangement is the work",
+    ("Math/ifftshift.py", "ifftshift_torch_dummy_launch"): "the rearrangement is the work",
+    ("Random/rand.py", "rand_host_python"): "bytes of tensors built from host data",
+    ("Random/logspace.py", "logspace_host_python"): "bytes of tensors built from host data",
+}
+
+
+# honest submissions (tests/honest/) with idioms once refused: a torch.Size as a tuple kernel
+# argument, operands broadcast with Tensor.repeat
+HONEST = {"relu_shape_tuple_argument": "Activation/relu.py", "add_repeat_broadcast": "Math/add.py"}
+
+
+def test_outputs_rearranged_by_torch_or_computed_on_the_host_are_refused(tmp_path):
+    """The whole answer made by PyTorch's copies (a clone of a permuted view, a cat of narrowed
+    ones) in a task whose work is that rearrangement, or computed in Python and uploaded as a tensor
+    built from a list, each beside a Triton launch that stores nothing, was `ok`: now `integrity`.
+    The bundled solutions of the same tasks, and the honest files of tests/honest/, stay `ok`."""
+    rows = [{"file": task, "predict": _source(name), "sample_id": i} for i, (task, name) in enumerate(HOST_OR_REARRANGED)]
+    rows += [{"file": task, "predict": (ROOT / "solutions" / task).read_text(), "sample_id": len(rows) + i}
+             for i, (task, _) in enumerate(HOST_OR_REARRANGED)]
+    honest_rows = [{"file": task, "predict": (Path(__file__).parent / "honest" / f"{name}.py").read_text(),
+                    "sample_id": len(rows) + i} for i, (name, task) in enumerate(HONEST.items())]
+    rows += honest_rows
+    preds = write_jsonl(tmp_path / "preds.jsonl", rows)
+    proc = subprocess.run([sys.executable, "-m", "harness.cli", "eval", str(preds), "--out", str(tmp_path / "out"), "-q",
+                           "--no-perf", "--timeout", STAGE_TIMEOUT], capture_output=True, text=True, timeout=900,
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    records = {m["sample_id"]: m for m in json.loads((tmp_path / "out" / "metrics.json").read_text())}
+    for i, ((task, name), phrase) in enumerate(HOST_OR_REARRANGED.items()):
+        rec = records[i]
+        assert rec["verdict"] == "integrity" and phrase in rec["call"]["detail"] + rec["exe"]["detail"], (name, rec)
+        honest = records[len(HOST_OR_REARRANGED) + i]
+        assert honest["verdict"] == "ok", (task, honest["call"], honest["exe"])
+    for row, name in zip(honest_rows, HONEST):
+        rec = records[row["sample_id"]]
+        assert rec["verdict"] == "ok", (name, rec["call"], rec["exe"])
 
 
 @pytest.mark.gpu

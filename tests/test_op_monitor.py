@@ -175,3 +175,40 @@ def test_only_fills_of_dense_blocks_go_uncounted(target, counted):
     assert bool(forbidden) == counted, forbidden
     if counted:
         assert forbidden == ["fill_(over 128 fills in one call: element-wise work on the host)"]
+
+
+def test_tensors_built_from_host_data_are_bounded_per_call():
+    """Constants from host data are honest up to MAX_HOST_DATA_BYTES a call; past that the values
+    were computed on the host (the count is per call: each call gets a fresh monitor)."""
+    limit = TorchOpMonitor.MAX_HOST_DATA_BYTES
+    values = [0.5] * (limit // 4)
+    assert _watched(lambda: torch.tensor(values)) == []                     # exactly the limit
+    assert _watched(lambda: [torch.tensor([1.0, 2.0]) for _ in range(100)]) == []
+    refused = _watched(lambda: [torch.tensor(values[:1024]) for _ in range(limit // 4096 + 1)])
+    assert len(refused) == 1 and "bytes of tensors built from host data" in refused[0], refused
+    assert _watched(lambda: torch.from_numpy(__import__("numpy").zeros(limit // 4 + 1, dtype="float32")))
+
+
+def test_a_rearranging_task_copies_arguments_only_as_given():
+    """DATA_MOVEMENT tasks: a copy of an argument as given (made dense), a dense result of the
+    same shape written back into an argument, and the harness's own copies after the call are
+    allowed; a copy from or into a view that rearranges, and any join, is the task's work."""
+    x = torch.randn(6, 5).t()   # given non-contiguous
+    out = torch.empty(5, 6)
+
+    def watched(work, data_movement=True):
+        monitor = TorchOpMonitor(forbid_host_transfer=False, data_movement=data_movement, given=[x, out])
+        with monitor:
+            work(monitor)
+        return monitor.forbidden
+
+    assert watched(lambda m: x.contiguous()) == []
+    assert watched(lambda m: torch.empty(5, 6).copy_(x)) == []
+    assert watched(lambda m: out.copy_(torch.empty(5, 6))) == []
+    assert watched(lambda m: (m.call_returned(), x.t().clone())) == []      # the harness's copy of a result
+    for rearranging in (lambda m: x[:, 1:].contiguous(), lambda m: x.narrow(0, 1, 3).clone(),
+                        lambda m: torch.empty(6, 5).copy_(x.t()), lambda m: out.t().copy_(torch.empty(6, 5)),
+                        lambda m: torch.cat([x[2:], x[:2]]), lambda m: x.repeat(2, 1)):
+        refused = watched(rearranging)
+        assert refused and "the rearrangement is the work" in refused[0], refused
+        assert watched(rearranging, data_movement=False) == []              # any other task: data movement

@@ -185,14 +185,15 @@ class PerfServer:
 
     def __init__(self, task: Task, seed: int, device: str, sides: dict[str, Callable[..., Any]],
                  emit: Callable[..., None], launches: Any = None, trusted: bool = False,
-                 optional: tuple[str, ...] = (), monitor: Callable[[], Any] | None = None,
+                 optional: tuple[str, ...] = (), monitor: Callable[[list], Any] | None = None,
                  tampered: Callable[[], None] = lambda: None, trace: Callable[[], Any] | None = None,
                  modes_clear: Callable[[], None] = lambda: None, barrier: Callable[[str], Any] | None = None) -> None:
         """``launches`` (the candidate's LaunchCounter) tells the timer which streams the
-        candidate's kernels ran on; ``monitor`` makes a fresh wrapper-op monitor (a context manager
-        with a ``forbidden`` list) so the check call is watched like exe's calls, and ``trace`` a
-        GPU kernel trace (``kernels``) around it; ``tampered`` raises if the submission rebound
-        code the server relies on, and runs before every timing or check result is sent;
+        candidate's kernels ran on; ``monitor`` makes a fresh wrapper-op monitor for the call's
+        argument tensors (a context manager with a ``forbidden`` list) so the check call is watched
+        like exe's calls, and ``trace`` a GPU kernel trace (``kernels``) around it; ``tampered``
+        raises if the submission rebound code the server relies on, and runs before every timing or
+        check result is sent;
         ``modes_clear`` raises if a torch mode of the submission's is left on torch's stacks (cheap:
         after every timed repetition, before its result is read); ``barrier`` (guard.CodeBarrier)
         keeps the submission's code from running while a result is saved. A side
@@ -388,7 +389,7 @@ class PerfServer:
         """The candidate's check call, watched (and traced on a GPU), its result kept; the kernels
         the trace saw, or None when it was refused (the refusal is sent)."""
         with self.barrier("checking the candidate's call"):
-            monitor = self.monitor()
+            monitor = self.monitor(tensor_leaves(list(case.buffers.args) + list(case.buffers.kwargs.values())))
             trace = self.trace() if self.trace else None
             before = self.launches.count
             if trace:

@@ -35,10 +35,11 @@ ALLOWED_WRAPPER_OPS = frozenset({
     "permute", "transpose", "t", "squeeze", "unsqueeze", "flatten", "unflatten", "select", "slice",
     "narrow", "split", "split_with_sizes", "chunk", "unbind", "view_as", "movedim", "alias", "detach",
     "view_as_real", "view_as_complex", "real", "imag", "unfold", "diagonal",
-    # copies and casts; joining and constant padding are allocation plus copies into views of it,
-    # which the ops above already allow (kernels run per chunk and joined, inputs padded to a block)
+    # copies and casts; joining, constant padding and repeating are allocation plus copies into
+    # views of it (or from an expanded view), which the ops above already allow (kernels run per
+    # chunk and joined, inputs padded to a block, an operand broadcast by repeat)
     "copy_", "_to_copy", "to", "clone", "contiguous", "_copy_from", "_copy_from_and_resize",
-    "cat", "stack", "constant_pad_nd",
+    "cat", "stack", "constant_pad_nd", "repeat",
     # reading a scalar back, metadata
     "_local_scalar_dense", "item", "is_nonzero", "sym_size", "sym_stride", "sym_numel", "sym_storage_offset",
     "promote_types", "result_type", "can_cast", "is_same_size", "size", "stride", "dim", "numel",
@@ -327,24 +328,47 @@ class TorchOpMonitor(TorchDispatchMode):
     strided = torch.strided
     MAX_SCALAR_OPS = 128
     BULK_FILL = 4096
+    # Tensors built from host data (torch.tensor of a list, from_numpy, ...) pass through
+    # lift_fresh. A few constants are honest (a shape, a small table); values computed in Python
+    # and uploaded are the wrapper doing the work on the host (rand_host_python.py,
+    # logspace_host_python.py: every value from Python's math, one Triton launch that does
+    # nothing). Every task has a correctness case whose outputs exceed this (the smallest such
+    # largest case holds 4 bytes, but those are reductions, whose host values need its inputs read
+    # back, which is refused on a GPU; the two tasks whose inputs are numbers only, rand and
+    # logspace, have cases of 160 kB and more).
+    HOST_DATA_OPS = frozenset({"lift_fresh", "lift_fresh_copy"})
+    MAX_HOST_DATA_BYTES = 16 << 10
+    # Copies and joins: in a task whose work is the rearrangement itself (DATA_MOVEMENT = True:
+    # permute_copy, ifftshift), a clone of a permuted view or a cat of narrowed ones is the whole
+    # answer, with a Triton launch that does nothing beside it (permute_copy_torch_dummy_launch.py,
+    # ifftshift_torch_dummy_launch.py). There a copy may only make an argument dense as it was
+    # given, or write a dense result of the same shape back into one.
+    COPIES = frozenset({"clone", "contiguous", "_to_copy", "to"})
+    COPIES_BETWEEN = frozenset({"copy_", "_copy_from", "_copy_from_and_resize"})
+    JOINS = frozenset({"cat", "stack", "constant_pad_nd", "repeat"})
     Tensor = torch.Tensor
     as_device = torch.device
     stack_depth = staticmethod(torch._C._len_torch_dispatch_stack)
 
     def __init__(self, forbid_host_transfer: bool, watching: list[int] | None = None,
-                 in_plumbing: Any = None) -> None:
+                 in_plumbing: Any = None, data_movement: bool = False, given: Any = ()) -> None:
         """``watching``: while this mode is entered, it holds the dispatch-mode stack's depth with this
         mode on it (the guard's watch refuses the submission's code running below that depth: torch
         code that takes the modes off the stack, its tensor printing say, then calls it back).
         ``in_plumbing``: :meth:`LaunchCounter.in_plumbing` (Triton's interpreter sets tensors onto
-        storages as it copies a launch's arguments)."""
+        storages as it copies a launch's arguments). ``data_movement``: the task's work is a
+        rearrangement (see ``COPIES``), and ``given`` the call's argument tensors, the only ones a
+        copy may then read or write as they are."""
         # (the base named, not super(): its __class__ cell could be swapped with no audit event)
         TorchDispatchMode.__init__(self)
         self.forbid_host_transfer = forbid_host_transfer
         self._in_plumbing = in_plumbing
         self.forbidden: list[str] = []
         self.scalar_ops: dict[str, int] = {}
+        self.host_data_bytes = 0
         self._watching = watching
+        self._data_movement = data_movement
+        self._given = frozenset(self.layout_of(t) for t in given if type(t) in self.PLAIN_TYPES)
 
     def __enter__(self):
         entered = TorchDispatchMode.__enter__(self)
@@ -387,7 +411,46 @@ class TorchOpMonitor(TorchDispatchMode):
             count = self.scalar_ops[what] = self.scalar_ops.get(what, 0) + 1
             if count == self.MAX_SCALAR_OPS + 1:
                 self.forbidden.append(f"{name}(over {self.MAX_SCALAR_OPS} {what} in one call: element-wise work on the host)")
+        elif name in self.HOST_DATA_OPS and args and type(args[0]) in self.PLAIN_TYPES:
+            before = self.host_data_bytes
+            self.host_data_bytes += args[0].numel() * args[0].element_size()
+            if before <= self.MAX_HOST_DATA_BYTES < self.host_data_bytes:
+                self.forbidden.append(f"{name}(over {self.MAX_HOST_DATA_BYTES} bytes of tensors built from host data in "
+                                      "one call: values computed on the host; compute them in a kernel)")
+        elif self._data_movement and not (self._in_plumbing is not None and self._in_plumbing()):
+            rearranges = self.rearranges(name, args)
+            if rearranges:
+                self.forbidden.append(f"{name}({rearranges})")
         return call(*args, **kwargs)
+
+    def call_returned(self) -> None:
+        """The watched call has returned: the copies made while still watched from here on are the
+        harness's own (its copy of the result), which no task's rearrangement rule is about."""
+        self._data_movement = False
+
+    @staticmethod
+    def layout_of(t) -> tuple:
+        """A tensor as a call sees it: where its elements are, in which order, of which type."""
+        return (t.device.type, t.data_ptr(), t.dtype, tuple(t.shape), tuple(t.stride()), t.storage_offset())
+
+    def rearranges(self, name, args) -> str | None:
+        """In a task whose work is a rearrangement: why the copy or join ``name`` may do that work
+        itself, or None. Allowed: a copy of an argument as it was given (making it dense), and a
+        copy between an argument as given and a dense tensor of the same shape (a result written
+        back into an argument, an argument copied into a fresh buffer)."""
+        why = "in this task the rearrangement is the work: copy arguments only as they are given"
+        if name in self.JOINS:
+            return why
+        tensors = [a for a in args[:2] if type(a) in self.PLAIN_TYPES]
+        if name in self.COPIES:
+            return None if tensors and self.layout_of(tensors[0]) in self._given else why
+        if name in self.COPIES_BETWEEN and len(tensors) == 2:
+            a, b = tensors
+            for given, other in ((a, b), (b, a)):
+                if self.layout_of(given) in self._given and other.is_contiguous() and other.shape == given.shape:
+                    return None
+            return why
+        return None
 
     def bulk_fill(self, name, args) -> bool:
         """A fill of a contiguous block of at least ``BULK_FILL`` elements: one value written over

@@ -58,6 +58,9 @@ class LaunchCheck:
         self._device_tensors_only = device_tensors_only
         self._is_cuda = torch.Tensor.is_cuda.__get__
         self._scalar_types = (int, float, bool, str, type(None), torch.dtype)
+        # sequences whose items are checked in turn: torch.Size is PyTorch's own tuple of ints (a
+        # tensor's shape, which TensorDescriptor.from_tensor keeps), with no method of anyone else's
+        self._sequence_types = frozenset({tuple, list, torch.Size})
         self._numpy_types = frozenset(t for t in numpy.sctypeDict.values() if isinstance(t, type))
         # Triton's own argument types, by identity: a class the submission makes is never one of them
         self._triton_types = frozenset(t for module in (tl, tl.core) for t in vars(module).values()
@@ -124,7 +127,7 @@ class LaunchCheck:
             return
         if kind in self._numpy_types:
             return
-        if (kind is tuple or kind is list) and depth < 4:
+        if kind in self._sequence_types and depth < 4:
             for item in value:
                 self._argument(item, depth + 1)
             return

@@ -162,7 +162,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     cap_gpu_memory(device, job.get("gpu_memory_cap"))
     freeze_serialization()  # how results are saved: as it is before the submission is imported
     from harness.invoke import call_case, clone_case
-    from harness.taskdef import map_tensors
+    from harness.taskdef import map_tensors, tensor_leaves
     from harness.sandbox.autotune import config_count, find_autotuners, pinned_configs
     from harness.sandbox.dispatch_rules import seal_dispatch_rules
     from harness.sandbox.gpu_trace import KernelTrace, triton_kernel_names
@@ -195,6 +195,12 @@ def run(job: dict, reporter: EventWriter) -> None:
     watching: list[int] = []  # the monitors' stack depths while they watch (TorchOpMonitor, watch_dispatch_keys)
     code_kinds: list = []  # the guard's judgement of whose code is whose, shared with the watches below (arm fills it)
     keys_watched = watch_dispatch_keys(str(submission), watching, policy, code_kinds)
+    data_movement = task.data_movement
+
+    def watch_ops(given: Any = ()) -> TorchOpMonitor:
+        """The op monitor of one call; ``given``: the call's argument tensors."""
+        return TorchOpMonitor(forbid_host_transfer=on_gpu, watching=watching, in_plumbing=launches.in_plumbing,
+                              data_movement=data_movement, given=given)
     rules_sealed = seal_dispatch_rules((TorchOpMonitor,))  # (it runs a mode: before the proxies)
     originals = install_proxies()
     record_no_lazy_call_stacks()
@@ -250,7 +256,7 @@ def run(job: dict, reporter: EventWriter) -> None:
             for case_index in selected:
                 case = cases[case_index]
                 args = clone_case(case)
-                monitor = TorchOpMonitor(forbid_host_transfer=on_gpu, watching=watching, in_plumbing=launches.in_plumbing)
+                monitor = watch_ops(tensor_leaves(list(args.args) + list(args.kwargs.values())))
                 trace = KernelTrace() if on_gpu else nullcontext()
                 before = launches.count
                 payload, error = None, None
@@ -268,6 +274,7 @@ def run(job: dict, reporter: EventWriter) -> None:
                                 # submission's gc callbacks and finalizers, which, once the monitors
                                 # stop, could rewrite the result unseen before its bytes are written.
                                 collector_off()
+                                monitor.call_returned()
                                 # Still watched: no mode of the submission's may answer the reads,
                                 # and its values are rebuilt from exact types (no subclass code runs).
                                 modes.check(depth)
@@ -318,7 +325,7 @@ def run(job: dict, reporter: EventWriter) -> None:
                   calls=calls, triton_kernels=launched)
     if job.get("perf"):
         server = PerfServer(task, seed, device, {protocol.CANDIDATE: fn}, reporter.emit, launches=launches,
-                            monitor=lambda: TorchOpMonitor(forbid_host_transfer=on_gpu, watching=watching, in_plumbing=launches.in_plumbing),  # watched like exe's calls
+                            monitor=watch_ops,  # watched like exe's calls
                             tampered=lambda: _unchanged(snapshot, modes, launch_check, "during perf"),
                             trace=KernelTrace if on_gpu else None, modes_clear=modes.check, barrier=barrier)
         serve_perf(server, commands, reporter, str(submission))

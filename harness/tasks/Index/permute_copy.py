@@ -11,6 +11,9 @@ DTYPES = ["float32"]
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = []
 DIFFICULTY = 4
+# The rearrangement is the work: the wrapper may copy an argument only as it is given (to make it
+# dense), not from a view that rearranges it, and may not join tensors (sandbox/integrity.py).
+DATA_MOVEMENT = True
 DESCRIPTION = """
 Reorder the dimensions of `input` and materialise the result, like torch.permute_copy(input, dims).
 `input` is a float32 tensor of any rank (0-d included), possibly non-contiguous. `dims` is a tuple or

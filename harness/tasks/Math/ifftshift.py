@@ -11,6 +11,9 @@ DTYPES = ["float32"]
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = ["dim"]
 DIFFICULTY = 4
+# The rearrangement is the work: the wrapper may copy an argument only as it is given (to make it
+# dense), not from a view that rearranges it, and may not join tensors (sandbox/integrity.py).
+DATA_MOVEMENT = True
 DESCRIPTION = """
 Undo an FFT shift, like torch.fft.ifftshift(input, dim): move the zero-frequency entry from the
 centre back to index 0 along the chosen dimensions. Along each chosen dimension of length n the
