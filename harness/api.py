@@ -4,6 +4,7 @@ and the ``serve`` command. Everything runs through the same isolated runner as t
 
 from __future__ import annotations
 
+import math
 import tempfile
 import time
 from collections import defaultdict
@@ -130,6 +131,22 @@ def score(predictions: Sequence[str | Sequence[str]], references: Sequence[str],
     return metric_dict(summary, results, references, k)
 
 
+def _check_submission(task_id: Any, code: Any, sample_id: Any, timeout: Any) -> None:
+    """TypeError or ValueError for arguments of :meth:`Evaluator.submit` no job could be made of."""
+    if not isinstance(task_id, str) or not isinstance(code, str):
+        raise TypeError(f"task_id and code must be strings, got {type(task_id).__name__} and {type(code).__name__}")
+    if isinstance(sample_id, bool) or not isinstance(sample_id, int) or sample_id < 0:
+        raise ValueError(f"sample_id must be a non-negative integer, got {sample_id!r}")
+    if timeout is None:
+        return
+    try:
+        seconds = float(timeout) if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) else math.nan
+    except OverflowError:  # an integer past any float
+        seconds = math.inf
+    if not 0 < seconds < math.inf:
+        raise ValueError(f"timeout must be a positive, finite number of seconds, got {str(timeout)[:40]}")
+
+
 class Evaluator:
     """A warm evaluator: started once, it keeps its worker zygote, reference outputs and perf
     budget across submissions, so each one pays only for its own worker process (call, exe and,
@@ -177,13 +194,18 @@ class Evaluator:
     def submit(self, task_id: str, code: str, *, sample_id: int = 0,
                timeout: float | None = None) -> "Future[dict[str, Any]]":
         """Queue one submission (model output or plain source) for ``task_id``; the future's
-        result is its metrics.json record. ``timeout`` overrides the call/exe limits for it."""
+        result is its metrics.json record. ``timeout`` overrides the call/exe limits for it
+        (seconds, positive and finite). Cancelling the future before a worker takes the job drops
+        the job. Raises TypeError or ValueError for malformed arguments."""
+        _check_submission(task_id, code, sample_id, timeout)
         [job] = load_submissions([(task_id, code)])
         job.sample_id = sample_id
         inner = self._pool.submit(job, StageLimits.with_timeout(timeout) if timeout else None)
         outer: "Future[dict[str, Any]]" = Future()
 
         def relay(done: "Future[JobResult]") -> None:
+            if outer.cancelled():
+                return
             if done.cancelled():
                 outer.cancel()
             elif done.exception() is not None:
@@ -191,6 +213,7 @@ class Evaluator:
             else:
                 outer.set_result(done.result().to_json())
         inner.add_done_callback(relay)
+        outer.add_done_callback(lambda f: inner.cancel() if f.cancelled() else None)
         return outer
 
     def evaluate(self, items: Iterable[tuple[str, str]], timeout: float | None = None) -> list[dict[str, Any]]:

@@ -8,6 +8,7 @@ Exit codes: 0 when the harness did its job (whatever the submissions scored), 1 
 from __future__ import annotations
 
 import argparse
+import math
 import json
 import os
 import sys
@@ -47,8 +48,8 @@ def _positive_seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         value = 0.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    if not 0 < value < math.inf:  # (inf would let a job that never ends hold its slot, and a stop, forever)
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive, finite number of seconds")
     return value
 
 

@@ -40,6 +40,8 @@ def test_bad_option_values_are_usage_errors(tmp_path):
     _usage_error(run_cli("eval", solution, "--out", str(tmp_path), "--gpus", "a", check=False), "--gpus", "'a'")
     _usage_error(run_cli("eval", solution, "--out", str(tmp_path), "--workers", "0", check=False), "--workers", "'0'")
     _usage_error(run_cli("eval", solution, "--out", str(tmp_path), "--timeout", "-5", check=False), "--timeout")
+    # a limit that never ends lets a job that never ends hold its slot, and a server's stop, for ever
+    _usage_error(run_cli("serve", "--timeout", "inf", check=False), "--timeout")
 
 
 def test_unknown_category_lists_the_real_ones():

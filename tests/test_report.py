@@ -114,3 +114,11 @@ def test_report_command_writes_a_self_contained_page(two_runs, tmp_path):
 def test_report_of_a_folder_without_a_run_says_what_is_missing(tmp_path):
     proc = run_cli("report", str(tmp_path), "--out", str(tmp_path / "r"), check=False)
     assert proc.returncode == 1 and "metrics.json and summary.json missing" in proc.stderr, proc.stderr
+
+
+def test_terminal_text_escapes_controls_and_bidirectional_overrides():
+    """A submission's error text cannot rewrite (ANSI escapes, carriage returns) or reorder (a
+    right-to-left override) what the terminal shows after it."""
+    from harness.report.table import terminal_safe
+    shown = terminal_safe("ok\x1b[2J\rfake\u202eevil\u2066x\u200f\ud800 caf\u00e9")
+    assert shown == "ok\\x1b[2J\\rfake\\u202eevil\\u2066x\\u200f\\ud800 caf\u00e9", shown

@@ -131,3 +131,25 @@ def test_a_file_name_that_is_not_utf8_is_escaped_in_the_job(tmp_path):
     job.source.encode("utf-8")  # strict: raises on a lone surrogate
     assert "\\udcff" in job.source
 
+
+
+def test_jsonl_lines_end_at_newlines_only_and_a_byte_order_mark_is_no_part_of_them(tmp_path):
+    """json.dumps(..., ensure_ascii=False) writes U+2028, U+0085 and the like raw inside strings;
+    str.splitlines() broke lines there (four error jobs and a good one numbered :5 from three
+    lines). A UTF-8 byte-order mark made the first line an error."""
+    rows = [{"file": "Activation/gelu.py", "predict": CODE + f"# note{sep}more\n"} for sep in ("\u2028", "\x85", "\x0c")]
+    path = tmp_path / "preds.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + "\n".join(json.dumps(r, ensure_ascii=False) for r in rows).encode() + b"\r\n")
+    jobs = load_submissions(path)
+    assert [job.error for job in jobs] == [None, None, None], [job.error for job in jobs]
+    assert [job.source for job in jobs] == [f"{path}:{n}" for n in (1, 2, 3)]
+
+
+def test_a_fifo_among_the_predictions_is_an_error_job_not_a_hang(tmp_path):
+    import os
+    (tmp_path / "Activation").mkdir()
+    (tmp_path / "Activation" / "gelu.py").write_text(CODE)
+    os.mkfifo(tmp_path / "b.jsonl")
+    jobs = load_submissions(tmp_path)
+    errors = sorted(job.error or "" for job in jobs)
+    assert len(jobs) == 2 and errors[0] == "" and "not a regular file" in errors[1] and "b.jsonl" in errors[1], errors

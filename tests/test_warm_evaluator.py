@@ -124,6 +124,7 @@ def _declared_too_large(server: EvaluationServer) -> int:
     import http.client
     connection = http.client.HTTPConnection(*server.server_address[:2], timeout=30)
     connection.putrequest("POST", "/evaluate")
+    connection.putheader("Content-Type", "application/json")
     connection.putheader("Content-Length", str(2 << 20))
     connection.endheaders()
     status = connection.getresponse().status
@@ -171,8 +172,8 @@ def test_the_server_answers_evaluates_and_pushes_back():
 
 def test_stalled_clients_are_cut_off_and_a_deeply_nested_body_is_a_400(monkeypatch):
     """Connections that send nothing are closed after the socket timeout, at most ``max_connections``
-    are served at once (the next is closed unanswered), and a body nested past the JSON parser's
-    recursion limit is answered 400, not dropped."""
+    are served at once (the next is answered 503 at once and closed), and a body nested past the
+    JSON parser's recursion limit is answered 400, not dropped."""
     import socket
     from harness import serve as serve_module
     monkeypatch.setattr(serve_module._Handler, "timeout", 0.5)
@@ -183,7 +184,13 @@ def test_stalled_clients_are_cut_off_and_a_deeply_nested_body_is_a_400(monkeypat
         idle = [socket.create_connection(server.server_address[:2], timeout=10) for _ in range(2)]
         time.sleep(0.2)
         over = socket.create_connection(server.server_address[:2], timeout=10)
-        assert over.recv(1) == b""  # closed at once: two connections are being served
+        answer = b""
+        while True:  # answered at once, then closed: two connections are being served
+            chunk = over.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+        assert answer.startswith(b"HTTP/1.1 503") and b"Retry-After: 1" in answer, answer
         started = time.monotonic()
         assert all(s.recv(1) == b"" for s in idle) and time.monotonic() - started < 5  # the timeout cut them
         for s in idle + [over]:
@@ -226,3 +233,82 @@ def test_a_request_trickled_in_a_byte_at_a_time_is_cut_off_at_its_deadline():
             assert answer.status == 200  # others are still served
     finally:
         shutdown(server)
+
+
+def _raw_status(server: EvaluationServer, method: str, path: str, headers: dict[str, str], body: bytes = b"") -> int:
+    import http.client
+    connection = http.client.HTTPConnection(*server.server_address[:2], timeout=120)
+    connection.putrequest(method, path, skip_host="Host" in headers)
+    for name, value in headers.items():
+        connection.putheader(name, value)
+    if body or method == "POST":
+        connection.putheader("Content-Length", str(len(body)))
+    connection.endheaders(body)
+    status = connection.getresponse().status
+    connection.close()
+    return status
+
+
+def test_what_a_web_page_could_send_is_refused_and_odd_fields_are_answered():
+    """A page the user visits can reach localhost: a body not declared JSON (sent cross-origin
+    without asking first) is 415, a foreign Origin 403, a Host that names no loopback host (DNS
+    rebinding) 421, for the health answer too (it names the run's seed). A timeout past any float
+    is capped at the server's, not a dropped connection; a client that leaves before a worker
+    takes its job has the job dropped."""
+    ev = Evaluator(perf=False, workers=1, timeout=60)
+    server = EvaluationServer(("127.0.0.1", 0), ev, max_timeout=60)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    json_type = {"Content-Type": "application/json"}
+    body = json.dumps({"task_id": "Activation/relu.py", "code": "x = 1"}).encode()
+    try:
+        assert _raw_status(server, "POST", "/evaluate", {"Content-Type": "text/plain"}, body) == 415
+        assert _raw_status(server, "POST", "/evaluate", {**json_type, "Origin": "http://attacker.example"}, body) == 403
+        assert _raw_status(server, "POST", "/evaluate", {**json_type, "Host": "attacker.example:8765"}, body) == 421
+        assert _raw_status(server, "GET", "/health", {"Host": "attacker.example"}) == 421
+        assert _raw_status(server, "GET", "/health", {"Host": "localhost:8765"}) == 200
+        assert _raw_status(server, "POST", "/evaluate", {**json_type, "Origin": "http://127.0.0.1:3000"}, b"[1]") == 400
+        huge = json.dumps({"task_id": "Activation/relu.py", "code": "x = 1", "timeout": 10 ** 400}).encode()
+        status, record, _ = _post(server.url, huge)
+        assert status == 200 and record["verdict"] == "error", record   # no entry function: its own verdict
+        # a client gone while its job waits: the job is dropped, the slot serves the next
+        import socket
+        hang = json.dumps({"task_id": "Activation/relu.py", "code": HANGS, "timeout": 20}).encode()
+        running = threading.Thread(target=lambda: _post(server.url, hang))
+        running.start()
+        deadline = time.monotonic() + 60
+        while ev.load()["running"] == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        leaving = socket.create_connection(server.server_address[:2], timeout=10)
+        leaving.sendall(b"POST /evaluate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                        b"Content-Length: %d\r\n\r\n%s" % (len(hang), hang))
+        while ev.load()["pending"] == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        leaving.close()
+        while ev.load()["pending"] == 1 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert ev.load()["pending"] == 0 and ev.load()["running"] == 1, ev.load()  # dropped before it ran
+        running.join(120)
+    finally:
+        shutdown(server)
+
+
+def test_malformed_submissions_are_refused_and_a_cancelled_one_never_runs():
+    """Bad arguments are a TypeError or ValueError at once, not a job's harness error; a job
+    cancelled while it waits never runs and gives up its room in a full queue."""
+    with Evaluator(perf=False, workers=1, timeout=60, max_pending=1) as ev:
+        for bad in ({"timeout": float("nan")}, {"timeout": -1}, {"timeout": float("inf")}, {"sample_id": -5},
+                    {"sample_id": True}):
+            with pytest.raises(ValueError):
+                ev.submit("Activation/relu.py", RELU, **bad)
+        with pytest.raises(TypeError):
+            ev.submit(3, RELU)
+        first = ev.submit("Activation/relu.py", HANGS, timeout=5)
+        deadline = time.monotonic() + 60
+        while ev.load()["running"] == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        second = ev.submit("Activation/relu.py", RELU)
+        assert second.cancel() and second.cancelled()
+        third = ev.submit("Activation/relu.py", RELU)  # the queue (room for one) had only the cancelled one
+        assert first.result(timeout=300)["verdict"] == "timeout"
+        assert third.result(timeout=300)["verdict"] == "ok"
+        assert ev.load() == {"pending": 0, "running": 0, "slots": 1}

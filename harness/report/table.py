@@ -10,13 +10,16 @@ from harness.verdicts import ERROR, OK, JobResult
 
 
 # control characters, and lone surrogates (no terminal or file encoding can write them)
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+# C0 and C1 controls, lone surrogates, and the bidirectional controls (U+202A-U+202E, U+2066-U+2069,
+# the marks U+200E/U+200F/U+061C), which reorder what the terminal shows after them
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 
 
 def terminal_safe(text: str) -> str:
-    """``text`` with control characters (ANSI escapes, carriage returns, newlines) shown as escapes,
-    so text from a submission cannot rewrite or hide what the terminal shows."""
-    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+    """``text`` with control characters (ANSI escapes, carriage returns, newlines, bidirectional
+    overrides) shown as escapes, so text from a submission cannot rewrite, hide or reorder what the
+    terminal shows."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def format_table(summary: dict[str, Any], results: list[JobResult], max_failures: int = 25) -> str:

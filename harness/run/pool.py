@@ -60,7 +60,10 @@ class JobPool:
     def load(self) -> dict[str, int]:
         """Jobs waiting and running now."""
         with self._lock:
-            return {"pending": self._pending.qsize(), "running": self._running, "slots": self.slots}
+            running = self._running
+        with self._pending.mutex:  # what waits: neither close()'s stop markers nor requests cancelled meanwhile
+            pending = sum(1 for r in self._pending.queue if isinstance(r, _Request) and not r.future.cancelled())
+        return {"pending": pending, "running": running, "slots": self.slots}
 
     def submit(self, job: Job, limits: StageLimits | None = None) -> "Future[JobResult]":
         """Queue ``job``; raises :class:`QueueFull` when the queue is full, :class:`PoolClosed`
@@ -72,9 +75,21 @@ class JobPool:
             try:
                 self._pending.put_nowait(request)
             except queue.Full:
-                raise QueueFull(f"{self._pending.maxsize} jobs are already waiting for "
-                                f"{self.slots} worker slot(s)") from None
+                self._drop_cancelled()
+                try:
+                    self._pending.put_nowait(request)
+                except queue.Full:
+                    raise QueueFull(f"{self._pending.maxsize} jobs are already waiting for "
+                                    f"{self.slots} worker slot(s)") from None
         return request.future
+
+    def _drop_cancelled(self) -> None:
+        """Take the requests cancelled while they waited (their clients gone) out of the queue,
+        where they would hold its room until a worker came to skip them."""
+        with self._pending.mutex:
+            kept = [r for r in self._pending.queue if not (isinstance(r, _Request) and r.future.cancelled())]
+            self._pending.queue.clear()
+            self._pending.queue.extend(kept)
 
     def _serve(self, slot: str | None) -> None:
         while True:

@@ -155,7 +155,10 @@ def _prepare(task_key: str | None, raw: str, source: str, sample_id: int | None,
 
 def _from_jsonl(path: Path, counters: dict) -> list[Job]:
     jobs = []
-    for lineno, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+    # lines end at "\n" only: JSON strings may hold U+2028, U+0085 and the like raw, which
+    # str.splitlines() also breaks at; a byte-order mark at the start is no part of the first line
+    for lineno, line in enumerate(path.read_text(encoding="utf-8-sig", errors="replace").split("\n"), 1):
+        line = line.removesuffix("\r")
         if not line.strip():
             continue
         source = f"{path}:{lineno}"
@@ -250,8 +253,15 @@ def _from_path(path: Path, counters: dict) -> list[Job]:
     if path.is_dir():
         jobs: list[Job] = []
         for f in prediction_files(path):
-            jobs.extend(_from_jsonl(f, counters) if f.suffix == ".jsonl" else [_from_py(f, counters)])
+            jobs.extend(_from_file(f, counters))
         return jobs
-    if path.suffix == ".jsonl":
-        return _from_jsonl(path, counters)
-    return [_from_py(path, counters)]
+    return _from_file(path, counters)
+
+
+def _from_file(path: Path, counters: dict) -> list[Job]:
+    """The jobs of one prediction file; a FIFO, socket or device (whose read could block for
+    ever) is an error job naming it, not read."""
+    if not path.is_file():
+        return [Job(None, "", str(path), counters[str(path)],
+                    error=f"{path}: not a regular file (a FIFO, socket or device): not read")]
+    return _from_jsonl(path, counters) if path.suffix == ".jsonl" else [_from_py(path, counters)]
