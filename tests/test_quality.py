@@ -3,6 +3,7 @@ source that cannot be analysed says why instead of failing the run."""
 
 from __future__ import annotations
 
+from conftest import ROOT
 from harness.report.quality import MAX_SOURCE_CHARS, code_quality, run_quality
 
 SOURCE = '''import triton
@@ -53,6 +54,17 @@ def test_statements_spanning_many_lines_are_not_given_to_radon():
     assert "too many lines" in code_quality(SOURCE + literal)["unavailable"]
     assert time.perf_counter() - start < 2.0
     assert "maintainability_index" in code_quality(SOURCE + "TABLE = (\n" + "0,\n" * 40 + ")\n")
+
+
+def test_sources_of_too_many_tokens_are_not_given_to_radon():
+    """Every radon pass grows with the tokens: 200 kB of one-letter statements joined by
+    semicolons (one line) cost 5 s of the parent's CPU per request."""
+    import time
+    start = time.perf_counter()
+    assert "tokens" in code_quality(";".join(["a"] * 99_000))["unavailable"]
+    assert time.perf_counter() - start < 2.0
+    largest = max((ROOT / "solutions").rglob("*.py"), key=lambda p: p.stat().st_size)
+    assert "maintainability_index" in code_quality(largest.read_text())  # a real kernel is well under
 
 
 def test_aggregates_count_only_analysed_jobs():

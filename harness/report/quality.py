@@ -23,13 +23,19 @@ MAX_SOURCE_CHARS = 200_000
 # over a minute in the parent. Bundled solutions come to at most 460; 20,000 is a few hundredths of
 # a second.
 MAX_STATEMENT_COST = 20_000
+# Every radon pass also grows with the number of tokens: 200 kB of `a;a;a...` (198,000 tokens on one
+# line) took 5 s of the parent's CPU per request (the server's other requests waited on it). The
+# largest bundled solution has 8,412 tokens; 30,000 take well under a second.
+MAX_TOKENS = 30_000
 
 
 def _statement_cost(source: str) -> int:
     """The sum over the logical lines of ``source`` of the square of the physical lines each spans
-    (one pass of the tokenizer)."""
+    (one pass of the tokenizer); past ``MAX_TOKENS`` tokens, more than ``MAX_STATEMENT_COST``."""
     cost, start = 0, None
-    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+    for count, token in enumerate(tokenize.generate_tokens(io.StringIO(source).readline)):
+        if count > MAX_TOKENS:
+            return MAX_STATEMENT_COST + 1
         if token.type in (tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING):
             continue
         if start is None:
@@ -57,7 +63,8 @@ def code_quality(source: str) -> dict[str, Any]:
         # source's length (a 20 kB one took two minutes), and a source that does not parse has no metrics
         ast.parse(source)
         if _statement_cost(source) > MAX_STATEMENT_COST:
-            return {"unavailable": "statements spanning too many lines for radon's raw metrics (slow on them)"}
+            return {"unavailable": f"over {MAX_TOKENS} tokens or statements spanning too many lines (radon is slow "
+                                   "on them)"}
         raw = analyze(source)
         functions = [b.complexity for b in cc_visit(source) if isinstance(b, Function)]
         maintainability = mi_visit(source, multi=True)
