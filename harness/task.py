@@ -82,9 +82,10 @@ class Task:
 
     @property
     def data_movement(self) -> bool:
-        """Whether the task's work is a rearrangement of its input (``DATA_MOVEMENT = True``): a
-        wrapper's copies and joins would do it themselves, so they are held to copying arguments
-        as given (sandbox/integrity.py ``TorchOpMonitor.rearranges``)."""
+        """Whether copies alone could make the task's outputs (``DATA_MOVEMENT = True``: a
+        rearrangement of its input, values that depend on no input tensor): a wrapper's copies and
+        joins would do the work themselves, so they are held to copying arguments as given
+        (sandbox/integrity.py ``TorchOpMonitor.rearranges``)."""
         return bool(getattr(self.module, "DATA_MOVEMENT", False))
 
     @property

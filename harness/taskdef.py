@@ -21,9 +21,11 @@ A task file (``harness/tasks/<Category>/<name>.py``) is a plain module that decl
 ``PERF_ROLL_INPUTS``          (optional, default ``True``) ``False`` for a task whose floating-point
                               perf inputs must keep their element order (sorted, symmetric, ...):
                               timed repetitions then copy input sets as they are (perf/server.py)
-``DATA_MOVEMENT``             (optional, default ``False``) ``True`` for a task whose work is a
-                              rearrangement of its input (a permutation, a roll): the wrapper may
-                              then copy an argument only as it is given and join nothing
+``DATA_MOVEMENT``             (optional, default ``False``) ``True`` for a task whose outputs copies
+                              alone could make: a rearrangement of its input (a permutation, a
+                              roll), or values that depend on no input tensor (random numbers, a
+                              sequence), which could be prepared in advance. The wrapper may then
+                              copy an argument only as it is given and join nothing
                               (sandbox/integrity.py ``TorchOpMonitor.rearranges``)
 
 Everything a task generates comes from ``g``, a seeded generator, so the same seed gives the same

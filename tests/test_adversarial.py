@@ -755,10 +755,13 @@ def test_pytorch_work_the_monitor_cannot_see_is_caught_natively(blinding_run, na
 
 # (task, attack) -> the phrase its verdict names; beside each task's bundled solution, which passes
 HOST_OR_REARRANGED = {
-    ("Index/permute_copy.py", "permute_copy_torch_dummy_launch"): "the rearrangement is the work",
-    ("Math/ifftshift.py", "ifftshift_torch_dummy_launch"): "the rearrangement is the work",
+    ("Index/permute_copy.py", "permute_copy_torch_dummy_launch"): "copies alone could make the outputs",
+    ("Math/ifftshift.py", "ifftshift_torch_dummy_launch"): "copies alone could make the outputs",
     ("Random/rand.py", "rand_host_python"): "bytes of tensors built from host data",
     ("Random/logspace.py", "logspace_host_python"): "bytes of tensors built from host data",
+    # a pool made at import: sliced as views (memory held before the call), or copied
+    ("Random/rand.py", "rand_pool_at_import"): "memory held before the call",
+    ("Random/rand.py", "rand_pool_copied"): "copies alone could make the outputs",
 }
 
 

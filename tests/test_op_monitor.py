@@ -210,5 +210,26 @@ def test_a_rearranging_task_copies_arguments_only_as_given():
                         lambda m: torch.empty(6, 5).copy_(x.t()), lambda m: out.t().copy_(torch.empty(6, 5)),
                         lambda m: torch.cat([x[2:], x[:2]]), lambda m: x.repeat(2, 1)):
         refused = watched(rearranging)
-        assert refused and "the rearrangement is the work" in refused[0], refused
+        assert refused and "copies alone could make the outputs" in refused[0], refused
         assert watched(rearranging, data_movement=False) == []              # any other task: data movement
+
+
+def test_a_result_is_memory_made_by_the_call_or_an_arguments():
+    """What a call returns must be memory made during it (an allocation, a copy, a tensor built
+    from host data, a view of any of those) or an argument's; a view of a tensor that existed
+    before the call is a table or pool prepared in advance (rand_pool_at_import.py)."""
+    pool, arg = torch.randn(100), torch.randn(10)
+
+    def returned(work) -> list[str]:
+        monitor = TorchOpMonitor(forbid_host_transfer=False, given=[arg])
+        with monitor:
+            monitor.call_returned([work()])
+        return monitor.forbidden
+
+    for fresh in (lambda: torch.empty(10), lambda: pool[:10].clone(), lambda: torch.tensor([1.0, 2.0]),
+                  lambda: torch.empty(4, 5).t(), lambda: arg, lambda: arg[2:], lambda: torch.relu(pool)):
+        refused = returned(fresh)
+        assert all("memory held before the call" not in r for r in refused), refused
+    for prepared in (lambda: pool[:10], lambda: pool.view(10, 10), lambda: pool):
+        refused = returned(prepared)
+        assert refused and "memory held before the call" in refused[0], refused

@@ -398,6 +398,7 @@ class PerfServer:
             try:
                 with monitor:
                     record = self.outside(lambda: call_case(self.sides[side], case.buffers))
+                    monitor.call_returned(tensor_leaves([record.output]))
                 self.timer.sync()
             finally:
                 if trace:

@@ -369,6 +369,8 @@ class TorchOpMonitor(TorchDispatchMode):
         self._watching = watching
         self._data_movement = data_movement
         self._given = frozenset(self.layout_of(t) for t in given if type(t) in self.PLAIN_TYPES)
+        self._given_storages = frozenset(self.storage_of(t) for t in given if type(t) in self.PLAIN_TYPES)
+        self._new_storages: set[int] = set()  # memory ops made during the call (see note_new_storages)
 
     def __enter__(self):
         entered = TorchDispatchMode.__enter__(self)
@@ -395,7 +397,9 @@ class TorchOpMonitor(TorchDispatchMode):
             # any other operator, PyTorch's compute or another library's (one of the submission's
             # own, named like an allowed op, whose kernel runs below this mode, unwatched)
             self.forbidden.append(_operator_name(func)[:120].removeprefix("aten::"))
-            return func(*args, **kwargs)
+            out = func(*args, **kwargs)
+            self.note_new_storages(args, kwargs, out, False)  # (refused already: no second reason for its result)
+            return out
         unusual = self.unusual_operand(args, kwargs) or self.reinterprets(func, args, kwargs)
         if unusual:
             self.forbidden.append(f"{name}({unusual})")
@@ -421,11 +425,47 @@ class TorchOpMonitor(TorchDispatchMode):
             rearranges = self.rearranges(name, args)
             if rearranges:
                 self.forbidden.append(f"{name}({rearranges})")
-        return call(*args, **kwargs)
+        out = call(*args, **kwargs)
+        self.note_new_storages(args, kwargs, out, name in self.HOST_DATA_OPS)
+        return out
 
-    def call_returned(self) -> None:
-        """The watched call has returned: the copies made while still watched from here on are the
-        harness's own (its copy of the result), which no task's rearrangement rule is about."""
+    def note_new_storages(self, args, kwargs, out, fresh: bool) -> None:
+        """Record the storages of ``out`` that no operand of the op held (memory made during the
+        call: an allocation, a copy; a view holds its operand's), or all of them if ``fresh`` (a
+        tensor built from host data, which comes to the op already made)."""
+        held = () if fresh else {self.storage_of(t) for t in self.tensors((*args, *kwargs.values()))}
+        for t in self.tensors((out,)):
+            storage = self.storage_of(t)
+            if storage and storage not in held:
+                self._new_storages.add(storage)
+
+    def tensors(self, values):
+        """The plain tensors among ``values`` and in the lists and tuples there (one level)."""
+        for value in values:
+            for t in (value if type(value) in (list, tuple) else (value,)):
+                if type(t) in self.PLAIN_TYPES:
+                    yield t
+
+    @staticmethod
+    def storage_of(t) -> int:
+        try:
+            return t.untyped_storage().data_ptr()
+        except (RuntimeError, NotImplementedError):  # no storage (a meta or functional tensor)
+            return 0
+
+    def call_returned(self, outputs=()) -> None:
+        """The watched call has returned ``outputs`` (its tensors): each must be memory made during
+        the call or an argument's. A view of a module-level tensor is a table of results prepared
+        before the inputs were known, or a pool of values made at import (a random task's output,
+        sliced from it, beside a Triton launch that stores nothing). From here on, the copies made
+        while still watched are the harness's own (its copy of the result), which no task's
+        rearrangement rule is about."""
+        for t in outputs:
+            if type(t) in self.PLAIN_TYPES and t.numel() and self.storage_of(t) not in self._new_storages \
+                    and self.storage_of(t) not in self._given_storages:
+                self.forbidden.append("output(memory held before the call and not an argument's: a result must be "
+                                      "made by the call, not a view of a tensor prepared in advance)")
+                break
         self._data_movement = False
 
     @staticmethod
@@ -436,9 +476,9 @@ class TorchOpMonitor(TorchDispatchMode):
     def rearranges(self, name, args) -> str | None:
         """In a task whose work is a rearrangement: why the copy or join ``name`` may do that work
         itself, or None. Allowed: a copy of an argument as it was given (making it dense), and a
-        copy between an argument as given and a dense tensor of the same shape (a result written
-        back into an argument, an argument copied into a fresh buffer)."""
-        why = "in this task the rearrangement is the work: copy arguments only as they are given"
+        copy between an argument as given and a dense tensor of the same shape made during the call
+        (a result written back into an argument, an argument copied into a fresh buffer)."""
+        why = "in this task copies alone could make the outputs: copy arguments only as they are given"
         if name in self.JOINS:
             return why
         tensors = [a for a in args[:2] if type(a) in self.PLAIN_TYPES]
@@ -447,7 +487,8 @@ class TorchOpMonitor(TorchDispatchMode):
         if name in self.COPIES_BETWEEN and len(tensors) == 2:
             a, b = tensors
             for given, other in ((a, b), (b, a)):
-                if self.layout_of(given) in self._given and other.is_contiguous() and other.shape == given.shape:
+                if self.layout_of(given) in self._given and other.is_contiguous() and other.shape == given.shape \
+                        and self.storage_of(other) in self._new_storages:
                     return None
             return why
         return None

@@ -274,7 +274,7 @@ def run(job: dict, reporter: EventWriter) -> None:
                                 # submission's gc callbacks and finalizers, which, once the monitors
                                 # stop, could rewrite the result unseen before its bytes are written.
                                 collector_off()
-                                monitor.call_returned()
+                                monitor.call_returned(tensor_leaves([record.output]))
                                 # Still watched: no mode of the submission's may answer the reads,
                                 # and its values are rebuilt from exact types (no subclass code runs).
                                 modes.check(depth)

@@ -13,6 +13,9 @@ DTYPES = ["float32", "float64"]
 CORE_DTYPES = ["float64"]
 CORE_KWARGS = ["base", "device", "dtype", "requires_grad"]
 DIFFICULTY = 1
+# Outputs that depend on no input tensor: copies alone could make them from values prepared in
+# advance, so the wrapper may copy only arguments as given, and join nothing (sandbox/integrity.py).
+DATA_MOVEMENT = True
 DESCRIPTION = """
 Create a new 1-D tensor of `steps` points spaced evenly on a log scale, like torch.logspace(start,
 end, steps, base=base, dtype=dtype, layout=layout, device=device, requires_grad=requires_grad):

@@ -15,6 +15,9 @@ DTYPES = ["float64", "float32", "float16", "bfloat16"]
 CORE_DTYPES = ["float64"]
 CORE_KWARGS = ["device", "dtype", "generator", "requires_grad"]
 DIFFICULTY = 2
+# Outputs that depend on no input tensor: copies alone could make them from values prepared in
+# advance, so the wrapper may copy only arguments as given, and join nothing (sandbox/integrity.py).
+DATA_MOVEMENT = True
 DESCRIPTION = """
 Return a new tensor of shape `size` filled with independent random numbers uniformly distributed on
 [0, 1), like torch.rand(*size, generator=generator, out=out, dtype=dtype, device=device,
