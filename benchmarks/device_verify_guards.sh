@@ -30,6 +30,12 @@
 # (H200 only), the adversarial step run to its end (give it 300 s), and what came after the session's
 # last call: the code barrier around timing and the perf check call (with results freed outside it),
 # the timer's bound clock and stream-named events, the baseline's grace past the stage's deadline.
+# Session 12 (2026-12-05, benchmarks/results/2026-12-05-h100-timing-barrier/ and -memory-cap/) ran
+# all of the above natively on an H100 (adversarial to its end: 200 passed) and the GPU memory cap;
+# not yet native: the op monitor's rules added after its last device call (tensors built from host
+# data bounded per call, DATA_MOVEMENT tasks' copies, results that are views of memory held before
+# the call), torch.Size as a kernel argument, Tensor.repeat allowed; call_exe and corpus show
+# whether an honest solution is refused by them.
 #   bash benchmarks/device_verify_guards.sh     (on the device: $OUT set, packages on PYTHONPATH)
 # Writes $OUT/verify_guards.tgz and prints a digest. A perf suite (device_suite.sh) then gives the
 # spread of timed_over_check_busy: python benchmarks/check_busy_table.py <journal>.

@@ -105,7 +105,9 @@ EXPECTED = {
     "callback_library_function": ("integrity", "call", "not a Python function of the submission's file"),
     "compiler_from_environment": ("integrity", "call", "the environment changed since the import (CC)"),
     # the worker's saving and the parent's reading of a call's tensors stay cheap
-    "many_tiny_outputs": ("error", ("call", "exe"), "more than 10000 values"),
+    # (its later calls return views of what its first call made: memory held before the call)
+    "many_tiny_outputs": (("error", "integrity"), ("call", "exe"), ("more than 10000 values",
+                                                                     "memory held before the call")),
     # results replaced while the harness saves or reads them: a pickling rule of copyreg's, a
     # storage-location tagger of torch.serialization's (the harness saves by the rules and taggers
     # of before the import, so the kernel's zeros are judged), a kernel of PyTorch's own operators
@@ -762,12 +764,20 @@ HOST_OR_REARRANGED = {
     # a pool made at import: sliced as views (memory held before the call), or copied
     ("Random/rand.py", "rand_pool_at_import"): "memory held before the call",
     ("Random/rand.py", "rand_pool_copied"): "copies alone could make the outputs",
+    # ... the pool passed off as a tensor built from host data in the call; a permuted view of a
+    # copy; values from NumPy wrapped by DLPack; copies into slices of one buffer
+    ("Random/rand.py", "rand_pool_lifted_as_fresh"): "bytes of tensors built from host data",
+    ("Index/permute_copy.py", "permute_copy_view_of_a_copy"): "not in row-major order",
+    ("Random/logspace.py", "logspace_dlpack"): "memory held before the call",
+    ("Math/ifftshift.py", "ifftshift_doubled_buffer"): "copies alone could make the outputs",
 }
 
 
 # honest submissions (tests/honest/) with idioms once refused: a torch.Size as a tuple kernel
-# argument, operands broadcast with Tensor.repeat
-HONEST = {"relu_shape_tuple_argument": "Activation/relu.py", "add_repeat_broadcast": "Math/add.py"}
+# argument, operands broadcast with Tensor.repeat, a kernel's float64 result cast down, an output
+# grown with resize_
+HONEST = {"relu_shape_tuple_argument": "Activation/relu.py", "add_repeat_broadcast": "Math/add.py",
+          "logspace_float64_then_cast": "Random/logspace.py", "relu_output_resized": "Activation/relu.py"}
 
 
 def test_outputs_rearranged_by_torch_or_computed_on_the_host_are_refused(tmp_path):

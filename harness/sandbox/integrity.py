@@ -326,6 +326,8 @@ class TorchOpMonitor(TorchDispatchMode):
     QUANTIZED = frozenset(getattr(torch, name) for name in ("qint8", "quint8", "qint32", "quint4x2", "quint2x4")
                           if hasattr(torch, name))
     strided = torch.strided
+    contiguous_format = torch.contiguous_format
+    UntypedStorage = torch.UntypedStorage
     MAX_SCALAR_OPS = 128
     BULK_FILL = 4096
     # Tensors built from host data (torch.tensor of a list, from_numpy, ...) pass through
@@ -370,7 +372,7 @@ class TorchOpMonitor(TorchDispatchMode):
         self._data_movement = data_movement
         self._given = frozenset(self.layout_of(t) for t in given if type(t) in self.PLAIN_TYPES)
         self._given_storages = frozenset(self.storage_of(t) for t in given if type(t) in self.PLAIN_TYPES)
-        self._new_storages: set[int] = set()  # memory ops made during the call (see note_new_storages)
+        self._new_storages: set[tuple[int, int]] = set()  # memory ops made during the call (note_new_storages)
 
     def __enter__(self):
         entered = TorchDispatchMode.__enter__(self)
@@ -397,8 +399,9 @@ class TorchOpMonitor(TorchDispatchMode):
             # any other operator, PyTorch's compute or another library's (one of the submission's
             # own, named like an allowed op, whose kernel runs below this mode, unwatched)
             self.forbidden.append(_operator_name(func)[:120].removeprefix("aten::"))
+            held = self.held_storages(args, kwargs)
             out = func(*args, **kwargs)
-            self.note_new_storages(args, kwargs, out, False)  # (refused already: no second reason for its result)
+            self.note_new_storages(held, out)  # (refused already: no second reason for its result)
             return out
         unusual = self.unusual_operand(args, kwargs) or self.reinterprets(func, args, kwargs)
         if unusual:
@@ -417,26 +420,39 @@ class TorchOpMonitor(TorchDispatchMode):
                 self.forbidden.append(f"{name}(over {self.MAX_SCALAR_OPS} {what} in one call: element-wise work on the host)")
         elif name in self.HOST_DATA_OPS and args and type(args[0]) in self.PLAIN_TYPES:
             before = self.host_data_bytes
-            self.host_data_bytes += args[0].numel() * args[0].element_size()
+            # the whole storage: a tensor torch just built from host data covers its own, and
+            # lift_fresh called on a view of a larger one is not handed a pass for all of it
+            self.host_data_bytes += args[0].untyped_storage().nbytes()
             if before <= self.MAX_HOST_DATA_BYTES < self.host_data_bytes:
                 self.forbidden.append(f"{name}(over {self.MAX_HOST_DATA_BYTES} bytes of tensors built from host data in "
                                       "one call: values computed on the host; compute them in a kernel)")
         elif self._data_movement and not (self._in_plumbing is not None and self._in_plumbing()):
-            rearranges = self.rearranges(name, args)
+            rearranges = self.rearranges(name, args, kwargs)
             if rearranges:
                 self.forbidden.append(f"{name}({rearranges})")
+        held = self.held_storages(args, kwargs, name in self.HOST_DATA_OPS)
         out = call(*args, **kwargs)
-        self.note_new_storages(args, kwargs, out, name in self.HOST_DATA_OPS)
+        self.note_new_storages(held, out)
         return out
 
-    def note_new_storages(self, args, kwargs, out, fresh: bool) -> None:
-        """Record the storages of ``out`` that no operand of the op held (memory made during the
-        call: an allocation, a copy; a view holds its operand's), or all of them if ``fresh`` (a
-        tensor built from host data, which comes to the op already made)."""
-        held = () if fresh else {self.storage_of(t) for t in self.tensors((*args, *kwargs.values()))}
+    def held_storages(self, args, kwargs, lifting: bool = False) -> set[tuple[int, int]]:
+        """The storages an op's operands hold before it runs. A tensor torch has just built from
+        host data comes to ``lift_fresh`` already made: its storage counts as the op's new one
+        when the tensor covers all of it (a view of a larger storage does not)."""
+        held = {self.storage_of(t) for t in self.tensors((*args, *kwargs.values()))}
+        # a storage handed to the op itself (set_ onto it: Triton's interpreter does, for a launch)
+        held.update((v.data_ptr(), v.nbytes()) for v in (*args, *kwargs.values()) if type(v) is self.UntypedStorage)
+        if lifting and args and type(args[0]) in self.PLAIN_TYPES and args[0].storage_offset() == 0 \
+                and args[0].untyped_storage().nbytes() == args[0].numel() * args[0].element_size():
+            held.discard(self.storage_of(args[0]))
+        return held
+
+    def note_new_storages(self, held: set[tuple[int, int]], out) -> None:
+        """Record the storages of ``out`` that no operand held before the op (``held``): memory
+        made during the call (an allocation, a copy, a resize; a view holds its operand's)."""
         for t in self.tensors((out,)):
             storage = self.storage_of(t)
-            if storage and storage not in held:
+            if storage[0] and storage not in held:
                 self._new_storages.add(storage)
 
     def tensors(self, values):
@@ -447,11 +463,14 @@ class TorchOpMonitor(TorchDispatchMode):
                     yield t
 
     @staticmethod
-    def storage_of(t) -> int:
+    def storage_of(t) -> tuple[int, int]:
+        """A storage's identity: its address and size (a tensor over a part of another's memory,
+        from a buffer torch did not allocate, can start at the same address)."""
         try:
-            return t.untyped_storage().data_ptr()
+            storage = t.untyped_storage()
+            return (storage.data_ptr(), storage.nbytes())
         except (RuntimeError, NotImplementedError):  # no storage (a meta or functional tensor)
-            return 0
+            return (0, 0)
 
     def call_returned(self, outputs=()) -> None:
         """The watched call has returned ``outputs`` (its tensors): each must be memory made during
@@ -466,6 +485,9 @@ class TorchOpMonitor(TorchDispatchMode):
                 self.forbidden.append("output(memory held before the call and not an argument's: a result must be "
                                       "made by the call, not a view of a tensor prepared in advance)")
                 break
+        if self.misordered_result(outputs):
+            self.forbidden.append("output(not in row-major order: in this task a view that reorders a copy does the "
+                                  "work; return the dense result)")
         self._data_movement = False
 
     @staticmethod
@@ -473,25 +495,41 @@ class TorchOpMonitor(TorchDispatchMode):
         """A tensor as a call sees it: where its elements are, in which order, of which type."""
         return (t.device.type, t.data_ptr(), t.dtype, tuple(t.shape), tuple(t.stride()), t.storage_offset())
 
-    def rearranges(self, name, args) -> str | None:
-        """In a task whose work is a rearrangement: why the copy or join ``name`` may do that work
-        itself, or None. Allowed: a copy of an argument as it was given (making it dense), and a
-        copy between an argument as given and a dense tensor of the same shape made during the call
-        (a result written back into an argument, an argument copied into a fresh buffer)."""
+    def rearranges(self, name, args, kwargs) -> str | None:
+        """In a task whose outputs copies alone could make: why the copy or join ``name`` may do
+        that work itself, or None. Allowed: a copy into row-major order (a dense copy, a cast) of
+        an argument as it was given or of a whole buffer made during the call, and a copy between
+        an argument as given and a whole dense buffer of the same shape made during the call (a
+        result written back into an argument, an argument copied into a fresh buffer). A slice of a
+        buffer is no whole buffer: copies into its slices join."""
         why = "in this task copies alone could make the outputs: copy arguments only as they are given"
         if name in self.JOINS:
             return why
         tensors = [a for a in args[:2] if type(a) in self.PLAIN_TYPES]
         if name in self.COPIES:
-            return None if tensors and self.layout_of(tensors[0]) in self._given else why
+            source = tensors[0] if tensors else None
+            row_major = source is not None and (source.is_contiguous()
+                                                or kwargs.get("memory_format") is self.contiguous_format)
+            if row_major and (self.layout_of(source) in self._given or self.whole_new(source)):
+                return None
+            return why
         if name in self.COPIES_BETWEEN and len(tensors) == 2:
             a, b = tensors
             for given, other in ((a, b), (b, a)):
-                if self.layout_of(given) in self._given and other.is_contiguous() and other.shape == given.shape \
-                        and self.storage_of(other) in self._new_storages:
+                if self.layout_of(given) in self._given and other.shape == given.shape and self.whole_new(other):
                     return None
             return why
         return None
+
+    def whole_new(self, t) -> bool:
+        """Whether ``t`` is a whole buffer made during the call, in row-major order."""
+        return (self.storage_of(t) in self._new_storages and t.storage_offset() == 0 and t.is_contiguous()
+                and t.untyped_storage().nbytes() == t.numel() * t.element_size())
+
+    def misordered_result(self, outputs) -> bool:
+        """In a task whose outputs copies alone could make: whether a result is not in row-major
+        order (a permuted view of a copy of the input is the permutation done by a view)."""
+        return self._data_movement and any(type(t) in self.PLAIN_TYPES and not t.is_contiguous() for t in outputs)
 
     def bulk_fill(self, name, args) -> bool:
         """A fill of a contiguous block of at least ``BULK_FILL`` elements: one value written over

@@ -222,11 +222,12 @@ def _install_libdevice(builder_cls, tensor_handle) -> None:
         fn = libdevice_torch_function(symbol)
         if fn is None:
             raise NotImplementedError(f"libdevice function {symbol} is not supported in interpreter mode")
-        args = [torch.from_numpy(np.ascontiguousarray(bf16_bits_to_f32(a.data) if getattr(a.dtype, "scalar", a.dtype).name == "bf16" else a.data))
-                for a in argList]
         # The kernel's own math, evaluated for the interpreter: unseen by the worker's op monitor,
-        # which would take it for the wrapper falling back to PyTorch (on a GPU it is device code).
+        # which would take it for the wrapper falling back to PyTorch (on a GPU it is device code),
+        # and its operands for tensors the wrapper built from host data (they are the kernel's own).
         with torch._C._DisableTorchDispatch():
+            args = [torch.from_numpy(np.ascontiguousarray(bf16_bits_to_f32(a.data) if getattr(a.dtype, "scalar", a.dtype).name == "bf16" else a.data))
+                    for a in argList]
             out = fn(*args).numpy()
         return tensor_handle(out.astype(interpreter._get_np_dtype(retType)), retType.scalar)
 
