@@ -313,6 +313,11 @@ def _source(name: str) -> str:
         return "x = " + "1 + " * 100_000 + "1\n"
     if name == "honest":
         return (ROOT / "solutions" / "Activation" / "relu.py").read_text()
+    if name == "rand_pool_copied":  # the pool's slice copied (fresh memory) rather than returned as a view
+        copied = _source("rand_pool_at_import").replace("    return _take(math.prod(size), dtype).view(size)\n",
+                                                        "    return _take(math.prod(size), dtype).view(size).clone()\n")
+        assert copied != _source("rand_pool_at_import")
+        return copied
     return (ADVERSARIAL / f"{name}.py").read_text()
 
 
@@ -780,6 +785,23 @@ HONEST = {"relu_shape_tuple_argument": "Activation/relu.py", "add_repeat_broadca
           "logspace_float64_then_cast": "Random/logspace.py", "relu_output_resized": "Activation/relu.py"}
 
 
+def _honest_source(name: str) -> str:
+    if name == "logspace_float64_then_cast":  # the bundled solution, its float results made in float64, then cast
+        source = (ROOT / "solutions" / "Random" / "logspace.py").read_text()
+        for old, new in (("    out = torch.empty(steps, dtype=dtype, device=device)",
+                          "    wide = torch.float64 if dtype.is_floating_point else dtype\n"
+                          "    out = torch.empty(steps, dtype=wide, device=device)"),
+                         ("        acc = tl.float64 if dtype == torch.float64 else tl.float32",
+                          "        acc = tl.float64 if wide == torch.float64 else tl.float32"),
+                         ("    if requires_grad:\n        out.requires_grad_(True)",
+                          "    if out.dtype != dtype:\n        out = out.to(dtype)\n"
+                          "    if requires_grad:\n        out.requires_grad_(True)")):
+            assert old in source, old
+            source = source.replace(old, new)
+        return source
+    return (Path(__file__).parent / "honest" / f"{name}.py").read_text()
+
+
 def test_outputs_rearranged_by_torch_or_computed_on_the_host_are_refused(tmp_path):
     """The whole answer made by PyTorch's copies (a clone of a permuted view, a cat of narrowed
     ones) in a task whose work is that rearrangement, or computed in Python and uploaded as a tensor
@@ -788,8 +810,8 @@ def test_outputs_rearranged_by_torch_or_computed_on_the_host_are_refused(tmp_pat
     rows = [{"file": task, "predict": _source(name), "sample_id": i} for i, (task, name) in enumerate(HOST_OR_REARRANGED)]
     rows += [{"file": task, "predict": (ROOT / "solutions" / task).read_text(), "sample_id": len(rows) + i}
              for i, (task, _) in enumerate(HOST_OR_REARRANGED)]
-    honest_rows = [{"file": task, "predict": (Path(__file__).parent / "honest" / f"{name}.py").read_text(),
-                    "sample_id": len(rows) + i} for i, (name, task) in enumerate(HONEST.items())]
+    honest_rows = [{"file": task, "predict": _honest_source(name), "sample_id": len(rows) + i}
+                   for i, (name, task) in enumerate(HONEST.items())]
     rows += honest_rows
     preds = write_jsonl(tmp_path / "preds.jsonl", rows)
     proc = subprocess.run([sys.executable, "-m", "harness.cli", "eval", str(preds), "--out", str(tmp_path / "out"), "-q",
