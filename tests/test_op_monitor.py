@@ -233,3 +233,16 @@ def test_a_result_is_memory_made_by_the_call_or_an_arguments():
     for prepared in (lambda: pool[:10], lambda: pool.view(10, 10), lambda: pool):
         refused = returned(prepared)
         assert refused and "memory held before the call" in refused[0], refused
+
+
+def test_a_copy_of_an_argument_into_another_memory_order_rearranges():
+    """A channels-last copy of a dense argument holds its elements permuted; a view reads them
+    back in the permuted order (permute_copy's answer), so it is no copy 'as given'."""
+    x = torch.randn(2, 3, 4, 5)
+    for copy, refused in ((lambda: x.clone(memory_format=torch.channels_last), True),
+                          (lambda: x.to(torch.float64, memory_format=torch.channels_last), True),
+                          (lambda: x.clone(), False), (lambda: x.to(torch.float64), False)):
+        monitor = TorchOpMonitor(forbid_host_transfer=False, data_movement=True, given=[x])
+        with monitor:
+            copy()
+        assert bool(monitor.forbidden) == refused, monitor.forbidden

@@ -326,7 +326,7 @@ class TorchOpMonitor(TorchDispatchMode):
     QUANTIZED = frozenset(getattr(torch, name) for name in ("qint8", "quint8", "qint32", "quint4x2", "quint2x4")
                           if hasattr(torch, name))
     strided = torch.strided
-    contiguous_format = torch.contiguous_format
+    contiguous_format, preserve_format = torch.contiguous_format, torch.preserve_format
     UntypedStorage = torch.UntypedStorage
     MAX_SCALAR_OPS = 128
     BULK_FILL = 4096
@@ -340,11 +340,13 @@ class TorchOpMonitor(TorchDispatchMode):
     # logspace, have cases of 160 kB and more).
     HOST_DATA_OPS = frozenset({"lift_fresh", "lift_fresh_copy"})
     MAX_HOST_DATA_BYTES = 16 << 10
-    # Copies and joins: in a task whose work is the rearrangement itself (DATA_MOVEMENT = True:
-    # permute_copy, ifftshift), a clone of a permuted view or a cat of narrowed ones is the whole
-    # answer, with a Triton launch that does nothing beside it (permute_copy_torch_dummy_launch.py,
-    # ifftshift_torch_dummy_launch.py). There a copy may only make an argument dense as it was
-    # given, or write a dense result of the same shape back into one.
+    # Copies and joins: in a task whose outputs copies alone could make (DATA_MOVEMENT = True: a
+    # rearrangement, permute_copy and ifftshift; values that depend on no input tensor, rand and
+    # logspace), a clone of a permuted view or a cat of narrowed ones is the whole answer, with a
+    # Triton launch that does nothing beside it (permute_copy_torch_dummy_launch.py,
+    # ifftshift_torch_dummy_launch.py), and so is a copy of a pool made at import. There a copy
+    # may only put an argument as given, or a whole buffer made in the call, into row-major order,
+    # or write such a buffer back into an argument (see rearranges).
     COPIES = frozenset({"clone", "contiguous", "_to_copy", "to"})
     COPIES_BETWEEN = frozenset({"copy_", "_copy_from", "_copy_from_and_resize"})
     JOINS = frozenset({"cat", "stack", "constant_pad_nd", "repeat"})
@@ -358,9 +360,10 @@ class TorchOpMonitor(TorchDispatchMode):
         mode on it (the guard's watch refuses the submission's code running below that depth: torch
         code that takes the modes off the stack, its tensor printing say, then calls it back).
         ``in_plumbing``: :meth:`LaunchCounter.in_plumbing` (Triton's interpreter sets tensors onto
-        storages as it copies a launch's arguments). ``data_movement``: the task's work is a
-        rearrangement (see ``COPIES``), and ``given`` the call's argument tensors, the only ones a
-        copy may then read or write as they are."""
+        storages as it copies a launch's arguments). ``data_movement``: copies alone could make
+        the task's outputs (see ``COPIES``); ``given``: the call's argument tensors (what a copy
+        may then read or write as they are, and memory a result may share besides what the call
+        made)."""
         # (the base named, not super(): its __class__ cell could be swapped with no audit event)
         TorchDispatchMode.__init__(self)
         self.forbid_host_transfer = forbid_host_transfer
@@ -507,9 +510,11 @@ class TorchOpMonitor(TorchDispatchMode):
             return why
         tensors = [a for a in args[:2] if type(a) in self.PLAIN_TYPES]
         if name in self.COPIES:
-            source = tensors[0] if tensors else None
-            row_major = source is not None and (source.is_contiguous()
-                                                or kwargs.get("memory_format") is self.contiguous_format)
+            source, layout = (tensors[0] if tensors else None), kwargs.get("memory_format")
+            # the copy comes out in row-major order: asked for, or preserved from a source in it
+            # (a channels-last copy of a dense argument is a permutation, read back by a view)
+            row_major = source is not None and (layout is self.contiguous_format or (
+                layout in (None, self.preserve_format) and source.is_contiguous()))
             if row_major and (self.layout_of(source) in self._given or self.whole_new(source)):
                 return None
             return why
