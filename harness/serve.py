@@ -240,11 +240,18 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def _refused_as_foreign(self) -> bool:
+        """Answer a request a web page could have sent (foreign_request) and say so; with
+        ``allow_remote`` nothing is refused here."""
+        foreign = None if self.server.allow_remote else foreign_request(self.headers)
+        if foreign:
+            self._answer(foreign[0], {"error": foreign[1]})
+        return foreign is not None
+
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
         self.server.reading(self.connection, False)
-        foreign = None if self.server.allow_remote else foreign_request(self.headers)
-        if foreign:  # (the health answer names the run's seed)
-            return self._answer(foreign[0], {"error": foreign[1]})
+        if self._refused_as_foreign():  # (the health answer names the run's seed)
+            return None
         if self.path != "/health":
             return self._answer(404, {"error": f"no such path {self.path!r} (GET /health, POST /evaluate)"})
         ev = self.server.evaluator
@@ -266,10 +273,9 @@ class _Handler(BaseHTTPRequestHandler):
     def _evaluate(self) -> None:
         if self.path != "/evaluate":
             return self._answer(404, {"error": f"no such path {self.path!r} (POST /evaluate)"})
-        foreign = None if self.server.allow_remote else foreign_request(self.headers)
-        if foreign:
+        if self._refused_as_foreign():
             self.close_connection = True  # the body is not read
-            return self._answer(foreign[0], {"error": foreign[1]})
+            return None
         if not _json_body(self.headers):
             self.close_connection = True
             return self._answer(415, {"error": "send the body as JSON (Content-Type: application/json)"})

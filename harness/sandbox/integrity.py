@@ -483,8 +483,8 @@ class TorchOpMonitor(TorchDispatchMode):
         while still watched are the harness's own (its copy of the result), which no task's
         rearrangement rule is about."""
         for t in outputs:
-            if type(t) in self.PLAIN_TYPES and t.numel() and self.storage_of(t) not in self._new_storages \
-                    and self.storage_of(t) not in self._given_storages:
+            if type(t) in self.PLAIN_TYPES and t.numel() \
+                    and self.storage_of(t) not in self._new_storages | self._given_storages:
                 self.forbidden.append("output(memory held before the call and not an argument's: a result must be "
                                       "made by the call, not a view of a tensor prepared in advance)")
                 break
