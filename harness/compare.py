@@ -12,6 +12,7 @@ import torch
 
 from harness.invoke import CallRecord, move_like_reference
 from harness.kept import is_digest
+from harness.sampled_results import CandidateSample, ReferenceSample, values_at
 from harness.taskdef import Case, Tolerance, map_tensors, tolerance_for
 
 
@@ -49,6 +50,8 @@ def compare_outputs(out: Any, ref: Any, tolerances: dict | None = None, where: s
         return None
     if ref is None:
         return None if out is None else f"{where}: expected None, got {_what(out)}"
+    if isinstance(ref, ReferenceSample):
+        return _compare_sampled(out, ref, tolerances, where)
     if is_digest(ref):  # an argument the reference leaves alone, kept as a digest (harness/kept.py)
         return None if out == ref else (f"{where}: the call changed it (the reference leaves it as it was "
                                         "given; its bytes differ from the inputs')")
@@ -70,6 +73,23 @@ def compare_outputs(out: Any, ref: Any, tolerances: dict | None = None, where: s
     return compare_tensors(ot, rt, tolerance_for(rt.dtype, tolerances), where)
 
 
+def _compare_sampled(out: Any, ref: ReferenceSample, tolerances: dict | None, where: str) -> str | None:
+    """A large leaf judged at the positions drawn for it (harness/sampled_results.py)."""
+    if isinstance(out, CandidateSample):
+        shape, dtype, values = out.shape, out.dtype, out.values
+    elif isinstance(out, torch.Tensor):  # saved whole: read at the same positions
+        shape, dtype, values = tuple(out.shape), out.dtype, None
+    else:
+        return f"{where}: expected a tensor, got {_what(out)}"
+    if shape != ref.shape:
+        return f"{where}: shape {list(shape)} != expected {list(ref.shape)}"
+    if dtype != ref.dtype:
+        return f"{where}: dtype {dtype} != expected {ref.dtype}"
+    if values is None:
+        values = values_at(out, ref.positions)
+    return compare_tensors(values, ref.values, tolerance_for(ref.dtype, tolerances), where, sample=ref)
+
+
 # Comparisons run over flat chunks of this many elements: their float64 temporaries stay near
 # 32 MB each however large the output (a perf-size output judged on a GPU that other jobs share,
 # an exe output as large as a worker may save judged in the parent beside other jobs').
@@ -87,17 +107,20 @@ def _anywhere(bad_in: Any, out: torch.Tensor, ref: torch.Tensor) -> bool:
     return any(bool(bad_in(o, r).any()) for _, (o, r) in _chunks(out, ref))
 
 
-def compare_tensors(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance | None, where: str = "output") -> str | None:
-    """Values of two same-shape tensors; ``tol=None`` means exact (integers, bool)."""
+def compare_tensors(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance | None, where: str = "output",
+                    sample: ReferenceSample | None = None) -> str | None:
+    """Values of two same-shape tensors; ``tol=None`` means exact (integers, bool). With ``sample``
+    the two are a large leaf's values at the positions it draws: the tolerance's scale is taken
+    from the whole reference leaf, and messages name indices in it."""
     if out.device != ref.device:
         out = out.to(ref.device)
     if ref.numel() == 0:
         return None
     if ref.is_complex():
-        return _compare_complex(out, ref, tol, where)
+        return _compare_complex(out, ref, tol, where, sample)
     if tol is None or not ref.dtype.is_floating_point:
         differs = lambda o, r: o != r  # noqa: E731
-        return _summary(where, out, ref, differs, exact=True) if _anywhere(differs, out, ref) else None
+        return _summary(where, out, ref, differs, exact=True, sample=sample) if _anywhere(differs, out, ref) else None
     trivial = _trivial_output(out, ref, where)
     if trivial:
         return trivial
@@ -111,11 +134,25 @@ def compare_tensors(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance | None,
         return (r_inf != torch.isinf(o)) | (r_inf & (o != r))
 
     if _anywhere(nan_differs, out, ref):
-        return _summary(where, out, ref, nan_differs, note="NaN where the reference is not (or the reverse)")
+        return _summary(where, out, ref, nan_differs, note="NaN where the reference is not (or the reverse)",
+                        sample=sample)
     if _anywhere(inf_differs, out, ref):
-        return _summary(where, out, ref, inf_differs, note="infinities differ")
+        return _summary(where, out, ref, inf_differs, note="infinities differ", sample=sample)
     # Beyond this point NaNs and infinities sit at the same places in both: compare the finite rest,
     # with the absolute tolerance scaled by the RMS of the reference's finite values.
+    scale = _finite_rms(ref if sample is None else sample.whole)
+    if scale is None:
+        return None
+
+    def beyond(o: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
+        o, r = o.double(), r.double()
+        return torch.isfinite(r) & ((o - r).abs() > tol.atol * scale + tol.rtol * r.abs())
+
+    return _summary(where, out, ref, beyond, sample=sample) if _anywhere(beyond, out, ref) else None
+
+
+def _finite_rms(ref: torch.Tensor) -> float | None:
+    """The RMS of ``ref``'s finite values (1.0 where that is 0), None when it has none."""
     squares, count = 0.0, 0
     for _, (r,) in _chunks(ref):
         finite = r.double()[torch.isfinite(r)]
@@ -123,23 +160,18 @@ def compare_tensors(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance | None,
         count += finite.numel()
     if count == 0:
         return None
-    scale = (squares / count) ** 0.5 or 1.0
-
-    def beyond(o: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
-        o, r = o.double(), r.double()
-        return torch.isfinite(r) & ((o - r).abs() > tol.atol * scale + tol.rtol * r.abs())
-
-    return _summary(where, out, ref, beyond) if _anywhere(beyond, out, ref) else None
+    return (squares / count) ** 0.5 or 1.0
 
 
-def _compare_complex(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance | None, where: str) -> str | None:
+def _compare_complex(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance | None, where: str,
+                     sample: ReferenceSample | None = None) -> str | None:
     """Complex values: real and imaginary parts under the float rules (NaN/inf positions, degenerate
     outputs, tolerance scaled by the RMS of the reference's components)."""
     if not out.is_complex():
         return f"{where}: expected complex values, got {out.dtype}"
     real_tol = tol or tolerance_for(torch.float32)
     return compare_tensors(torch.view_as_real(out.resolve_conj()), torch.view_as_real(ref.resolve_conj()),
-                           real_tol, where)
+                           real_tol, where, sample.as_real() if sample is not None else None)
 
 
 def _finite_range(t: torch.Tensor) -> tuple[torch.Tensor | None, torch.Tensor | None, int]:
@@ -171,9 +203,9 @@ def _trivial_output(out: torch.Tensor, ref: torch.Tensor, where: str) -> str | N
 
 
 def _summary(where: str, out: torch.Tensor, ref: torch.Tensor, bad_in: Any, note: str = "",
-             exact: bool = False) -> str:
+             exact: bool = False, sample: ReferenceSample | None = None) -> str:
     """One line on the elements ``bad_in(out_chunk, ref_chunk)`` marks: how many, the largest errors,
-    the first of them."""
+    the first of them (with ``sample``: of the values compared, indexed in the whole leaf)."""
     n_bad, first = 0, None
     max_err = max_rel = None
     for start, (o, r) in _chunks(out, ref):
@@ -190,14 +222,19 @@ def _summary(where: str, out: torch.Tensor, ref: torch.Tensor, bad_in: Any, note
                 rel = err / r.abs()[both].clamp_min(torch.finfo(torch.float64).tiny)
                 max_err = err.max().item() if max_err is None else max(max_err, err.max().item())
                 max_rel = rel.max().item() if max_rel is None else max(max_rel, rel.max().item())
-    parts = [f"{where}: {n_bad} of {ref.numel()} elements differ"]
+    if sample is None:
+        parts = [f"{where}: {n_bad} of {ref.numel()} elements differ"]
+    else:
+        parts = [f"{where}: {n_bad} of {ref.shape[0]} elements compared differ (drawn at random from "
+                 f"{sample.numel} after the call)"]
     if note:
         parts.append(note)
     if max_err is not None:
         parts.append(f"max abs err {max_err:.3g}, max rel err {max_rel:.3g}")
     if first is not None:
         idx = tuple(int(i) for i in torch.unravel_index(torch.tensor(first), ref.shape)) if ref.dim() else ()
-        parts.append(f"first at {list(idx)}: got {out[idx].item()!r}, expected {ref[idx].item()!r}")
+        at = list(idx) if sample is None else sample.index_of(idx[0]) + list(idx[1:])
+        parts.append(f"first at {at}: got {out[idx].item()!r}, expected {ref[idx].item()!r}")
     return "; ".join(parts)
 
 

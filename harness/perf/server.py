@@ -7,7 +7,9 @@ keeps: ``INPUT_SETS`` sets of freshly drawn inputs of identical shapes, call buf
 by an offset of that repetition's own, so the wrapper sees the same tensors with new values: caching
 keyed on tensor identity, pointers or a few sampled values returns stale results), and a separate
 check set. After timing, each side calls once on the check set and the parent has the
-candidate's result judged against the reference's: a kernel that is wrong at perf sizes is wrong.
+candidate's result judged against the reference's, as it has one timed repetition's: a kernel that
+is wrong at perf sizes is wrong (large results at positions drawn after the call:
+harness/sampled_results.py).
 
 Commands (JSON lines on stdin) and replies (events on the report pipe):
 ``prepare`` {digest_key, mutates}  -> ``prepared`` {cases: [{label, describe, estimate_ms, ...}]} (the
@@ -17,9 +19,11 @@ Commands (JSON lines on stdin) and replies (events on the report pipe):
 ``time`` {case, side, reps, first, keep} -> ``times`` {ms: [...]} (repetition ``keep``'s result is kept)
 ``check`` {case, side, timed_rep}  -> ``checked`` (the check-set call, kept in memory; the baseline also
                                      calls on the inputs of repetition ``timed_rep``)
-``save`` {case, path, which, release} -> ``saved`` {sealed} (candidate: kept result written to a sealed
-                                     file; where none can be made, to ``path``: ``saved`` {sha256})
-``judge`` {case, which, sealed | path + sha256} -> ``verdict`` {ok, status, detail} (baseline)
+``save`` {case, path, which, release, sample_key} -> ``saved`` {sealed} (candidate: kept result written to
+                                     a sealed file, its large leaves at the positions ``sample_key`` draws
+                                     (sampled_results.py); where none can be made, to ``path``: ``saved``
+                                     {sha256})
+``judge`` {case, which, sample_key, sealed | path + sha256} -> ``verdict`` {ok, status, detail} (baseline)
 ``done``                         -> the process exits
 """
 
@@ -44,6 +48,7 @@ from harness.invoke import (CallRecord, ForeignValue, argument_storages, call_ca
 from harness.kept import changed_leaves, kept_record
 from harness.perf.roofline import case_dtype
 from harness.gpu_memory_cap import cap_gpu_memory
+from harness.sampled_results import for_judging, sampled_payload
 from harness.sealed_files import SealedFile, close_quietly, seal, sealable_file
 from harness.perf.timing import SLOW_CALL_MS, EventTimer, estimate_ms, gpu_probe, settle
 from harness.task import Task
@@ -455,7 +460,11 @@ class PerfServer:
         self.tampered()
         with self.barrier("saving a perf result"):
             clock = time.perf_counter()
-            payload = map_tensors(record.to_payload(), to_host)
+            payload = record.to_payload()
+            key = command.get("sample_key")
+            if key is not None and not self.task.custom_check:  # large leaves at drawn positions only
+                payload = sampled_payload(payload, int(key))
+            payload = map_tensors(payload, to_host)
             costs["staging"] = time.perf_counter() - clock  # to the host (page-locked blocks allocated the first time)
             clock = time.perf_counter()
             fd = sealable_file(f"kbx-perf-{command.get('which')}-{command['case']}")
@@ -488,7 +497,9 @@ class PerfServer:
         sealed = command.get("sealed")
         source = (_SealedResult(int(sealed["pid"]), SealedFile.from_event(sealed)) if isinstance(sealed, dict)
                   else _ResultFile(Path(command["path"]), str(command.get("sha256") or "")))
-        self.emit(protocol.VERDICT, **_judge_saved(self.task, inputs, reference, source))
+        key = command.get("sample_key")
+        self.emit(protocol.VERDICT, **_judge_saved(self.task, inputs, reference, source,
+                                                   None if key is None else int(key)))
 
 
 def to_host(t: torch.Tensor) -> torch.Tensor:
@@ -548,15 +559,19 @@ class _SealedResult:
         return load_sealed_tensors(self.pid, self.sealed, max_bytes)
 
 
-def _judge_saved(task: Task, inputs: Case, reference: CallRecord, source: _ResultFile | _SealedResult) -> dict:
+def _judge_saved(task: Task, inputs: Case, reference: CallRecord, source: _ResultFile | _SealedResult,
+                 sample_key: int | None = None) -> dict:
     """Judge a result the candidate saved (``source``) against the reference's for the same
-    ``inputs`` (what a custom check reads besides the outputs). Besides the verdict: the seconds
-    loading and comparing took and the result's size, for the job's time breakdown."""
+    ``inputs`` (what a custom check reads besides the outputs); its large leaves at the positions
+    ``sample_key`` draws where it was saved so (sampled_results.py; never for a task with its own
+    check). Besides the verdict: the seconds loading and comparing took and the result's size, for
+    the job's time breakdown."""
     clock = time.perf_counter()
     costs: dict[str, float] = {}
     try:
         costs["bytes"] = float(source.size())
         payload = source.load(saved_payload_limit([reference]))
+        payload, reference = for_judging(payload, reference, None if task.custom_check else sample_key)
     except Exception as exc:  # noqa: BLE001 - the result came from the untrusted process
         return {"ok": False, "status": INTEGRITY, "detail": f"perf check result unreadable ({type(exc).__name__}: {str(exc)[:300]})"}
     costs["loading"] = time.perf_counter() - clock

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+import secrets
 import threading
 import time
 from contextlib import nullcontext
@@ -322,7 +323,9 @@ def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int,
     for case in range(cases):
         for which, what in ((protocol.CHECK_RESULT, "check call"), (protocol.TIMED_RESULT, "timed repetition")):
             path = job_dir / f"perf_{which}_{case}.pt"
-            command = {"case": case, "path": str(path), "which": which}
+            # drawn now, after the result was kept: no code of the submission's ran knowing where
+            # its large results are judged (sampled_results.py)
+            command = {"case": case, "path": str(path), "which": which, "sample_key": secrets.randbits(62)}
             clock = time.monotonic()
             event = candidate.request({"cmd": protocol.CMD_SAVE, **command, "release": release[:]}, protocol.SAVED,
                                       deadline)
