@@ -318,6 +318,11 @@ def _source(name: str) -> str:
                                                         "    return _take(math.prod(size), dtype).view(size).clone()\n")
         assert copied != _source("rand_pool_at_import")
         return copied
+    if name == "rand_pool_resized_unread":  # the resized pool's slice returned, the launch on a buffer of its own
+        unread = _source("rand_pool_resized").replace("    _noop[(1,)](res, 0, BLOCK=16)\n",
+                                                      "    _noop[(1,)](torch.empty(16, device=res.device), 0, BLOCK=16)\n")
+        assert unread != _source("rand_pool_resized")
+        return unread
     return (ADVERSARIAL / f"{name}.py").read_text()
 
 
@@ -775,14 +780,36 @@ HOST_OR_REARRANGED = {
     ("Index/permute_copy.py", "permute_copy_view_of_a_copy"): "not in row-major order",
     ("Random/logspace.py", "logspace_dlpack"): "memory held before the call",
     ("Math/ifftshift.py", "ifftshift_doubled_buffer"): "copies alone could make the outputs",
+    # a pool grown by one element per call (a resize moves it: not memory made in the call), read
+    # by the launch or returned beside a launch on a buffer of its own; a kernel copying a pool made
+    # at import; values computed in Python passed as kernel arguments, or as one-element tensors
+    # made with torch.full
+    ("Random/rand.py", "rand_pool_resized"): "a kernel reads the call's arguments and memory made in the call only",
+    ("Random/rand.py", "rand_pool_resized_unread"): "memory held before the call",
+    ("Random/rand.py", "rand_pool_triton_copy"): "a kernel reads the call's arguments and memory made in the call only",
+    ("Random/logspace.py", "logspace_tuple_args"): "numbers passed to kernels in one call",  # refused at the launch
+    ("Random/logspace.py", "logspace_full_scalars"): "fills in one call",
+    # refused copies (and a set onto a storage) run from a gc callback inside Triton's argument
+    # plumbing, where the monitor exempts such steps: no collection runs there, and the attack
+    # gives up with its own error (a pass if one ran)
+    ("Index/permute_copy.py", "permute_copy_gc_in_plumbing"): ("error", "no collection in the plumbing"),
+    ("Math/signbit.py", "signbit_gc_in_plumbing"): ("error", "no collection in the plumbing"),
+    # a pool freed in the call and its block taken back by torch.empty, values intact: a new
+    # buffer is filled with 0xFF bytes (NaN) in such a task before anything reads it
+    ("Random/rand.py", "rand_stale_allocation"): ("wrong", "nan"),
 }
 
 
 # honest submissions (tests/honest/) with idioms once refused: a torch.Size as a tuple kernel
 # argument, operands broadcast with Tensor.repeat, a kernel's float64 result cast down, an output
-# grown with resize_
+# grown with resize_; a @triton.jit helper or an IntEnum member as a constexpr argument, configs
+# pruned per call by the submission's autotuner, a rank padded by a view before a copy in a
+# rearranging task, CUDA_LAUNCH_BLOCKING set at import
 HONEST = {"relu_shape_tuple_argument": "Activation/relu.py", "add_repeat_broadcast": "Math/add.py",
-          "logspace_float64_then_cast": "Random/logspace.py", "relu_output_resized": "Activation/relu.py"}
+          "logspace_float64_then_cast": "Random/logspace.py", "relu_output_resized": "Activation/relu.py",
+          "add_gelu_jit_function_argument": "Fusion/fused_add_gelu.py", "mse_loss_intenum_mode": "Loss/mse_loss.py",
+          "softmax_log_pruned_autotune": "Fusion/fused_softmax_log.py", "permute_copy_padded_rank": "Index/permute_copy.py",
+          "sum_cuda_launch_blocking": "Reduce/sum.py"}
 
 
 def _honest_source(name: str) -> str:
@@ -808,8 +835,10 @@ def test_outputs_rearranged_by_torch_or_computed_on_the_host_are_refused(tmp_pat
     built from a list, each beside a Triton launch that stores nothing, was `ok`: now `integrity`.
     The bundled solutions of the same tasks, and the honest files of tests/honest/, stay `ok`."""
     rows = [{"file": task, "predict": _source(name), "sample_id": i} for i, (task, name) in enumerate(HOST_OR_REARRANGED)]
-    rows += [{"file": task, "predict": (ROOT / "solutions" / task).read_text(), "sample_id": len(rows) + i}
-             for i, (task, _) in enumerate(HOST_OR_REARRANGED)]
+    tasks = sorted({task for task, _ in HOST_OR_REARRANGED})
+    solution_rows = [{"file": task, "predict": (ROOT / "solutions" / task).read_text(), "sample_id": len(rows) + i}
+                     for i, task in enumerate(tasks)]
+    rows += solution_rows
     honest_rows = [{"file": task, "predict": _honest_source(name), "sample_id": len(rows) + i}
                    for i, (name, task) in enumerate(HONEST.items())]
     rows += honest_rows
@@ -819,11 +848,13 @@ def test_outputs_rearranged_by_torch_or_computed_on_the_host_are_refused(tmp_pat
                           cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 0, proc.stderr[-3000:]
     records = {m["sample_id"]: m for m in json.loads((tmp_path / "out" / "metrics.json").read_text())}
-    for i, ((task, name), phrase) in enumerate(HOST_OR_REARRANGED.items()):
+    for i, ((task, name), expected) in enumerate(HOST_OR_REARRANGED.items()):
         rec = records[i]
-        assert rec["verdict"] == "integrity" and phrase in rec["call"]["detail"] + rec["exe"]["detail"], (name, rec)
-        honest = records[len(HOST_OR_REARRANGED) + i]
-        assert honest["verdict"] == "ok", (task, honest["call"], honest["exe"])
+        verdict, phrase = expected if isinstance(expected, tuple) else ("integrity", expected)
+        assert rec["verdict"] == verdict and phrase in rec["call"]["detail"] + rec["exe"]["detail"], (name, rec)
+    for row in solution_rows:
+        solution = records[row["sample_id"]]
+        assert solution["verdict"] == "ok", (row["file"], solution["call"], solution["exe"])
     for row, name in zip(honest_rows, HONEST):
         rec = records[row["sample_id"]]
         assert rec["verdict"] == "ok", (name, rec["call"], rec["exe"])

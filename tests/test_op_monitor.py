@@ -151,6 +151,30 @@ def test_interpreter_sets_arguments_onto_storages_only_while_it_copies_them():
     assert monitor.forbidden == []
 
 
+def test_nothing_is_collected_while_the_interpreter_copies_arguments():
+    """A collection inside the plumbing would run the submission's gc callbacks where the monitor
+    exempts what is done to the arguments' storages (permute_copy_gc_in_plumbing.py): the step
+    runs with the collector off, and leaves it as it found it."""
+    import gc
+
+    from harness.sandbox.integrity import LaunchCounter
+    counter = LaunchCounter()
+    counter._originals["plumbing:_restore_args_dev"] = "the original"
+    seen = []
+    for enabled in (True, False):
+        (gc.enable if enabled else gc.disable)()
+        try:
+            original, step = counter.launch("plumbing:_restore_args_dev", None, (), {})
+            with step:
+                with counter.launch("plumbing:_restore_args_dev", None, (), {})[1]:  # nested: still off
+                    seen.append(gc.isenabled())
+                seen.append(gc.isenabled() or not counter.in_plumbing())
+            seen.append(gc.isenabled() == enabled and not counter.in_plumbing())
+        finally:
+            gc.enable()
+    assert original == "the original" and seen == [False, False, True] * 2
+
+
 def _fills(target, times: int = 200):
     def work():
         for value in range(times):
@@ -203,10 +227,16 @@ def test_a_rearranging_task_copies_arguments_only_as_given():
         return monitor.forbidden
 
     assert watched(lambda m: x.contiguous()) == []
+    # views that read the argument in its own order: a rank padded or cut by size-1 dimensions,
+    # a dense argument flattened (permute_copy_padded_rank.py)
+    assert watched(lambda m: x.reshape(1, 1, 5, 6).contiguous()) == []
+    assert watched(lambda m: out.view(1, 30).clone()) == []
+    assert watched(lambda m: x.unsqueeze(1).squeeze(1).contiguous()) == []
     assert watched(lambda m: torch.empty(5, 6).copy_(x)) == []
     assert watched(lambda m: out.copy_(torch.empty(5, 6))) == []
     assert watched(lambda m: (m.call_returned(), x.t().clone())) == []      # the harness's copy of a result
     for rearranging in (lambda m: x[:, 1:].contiguous(), lambda m: x.narrow(0, 1, 3).clone(),
+                        lambda m: x.unsqueeze(0).transpose(1, 2).clone(),
                         lambda m: torch.empty(6, 5).copy_(x.t()), lambda m: out.t().copy_(torch.empty(6, 5)),
                         lambda m: torch.cat([x[2:], x[:2]]), lambda m: x.repeat(2, 1)):
         refused = watched(rearranging)
@@ -246,3 +276,82 @@ def test_a_copy_of_an_argument_into_another_memory_order_rearranges():
         with monitor:
             copy()
         assert bool(monitor.forbidden) == refused, monitor.forbidden
+
+
+def test_memory_a_resize_moves_stays_what_it_was():
+    """A resize reallocates and copies: a pool made before the call and grown in it is still that
+    pool (rand_pool_resized.py), an argument resized is still the argument's, and a buffer made in
+    the call and grown is still new."""
+    def returned(work, pool, arg) -> list[str]:
+        monitor = TorchOpMonitor(forbid_host_transfer=False, given=[arg])
+        with monitor:
+            monitor.call_returned([work(pool, arg)])
+        return monitor.forbidden
+
+    for work, held_before in ((lambda p, a: p.resize_(p.numel() + 1)[:10], True),
+                              (lambda p, a: a.resize_(a.numel() + 7), False),
+                              (lambda p, a: torch.empty(0).resize_(50), False),
+                              (lambda p, a: torch.empty(3).resize_(5000)[:4], False)):
+        refused = returned(work, torch.randn(100), torch.randn(10))
+        assert any("memory held before the call" in r for r in refused) == held_before, refused
+
+
+def test_tensors_made_from_passed_numbers_count_as_fills():
+    """One-element tensors made with torch.full (or arange, scalar_tensor), one per value computed
+    in Python, are host data element by element (logspace_full_scalars.py); a bulk one is a memset."""
+    per_value = _watched(lambda: [torch.full((1,), float(v)) for v in range(TorchOpMonitor.MAX_SCALAR_OPS + 1)])
+    assert per_value and "fills in one call" in per_value[0], per_value
+    ranges = _watched(lambda: [torch.arange(v, v + 1.0) for v in range(TorchOpMonitor.MAX_SCALAR_OPS + 1)])
+    assert ranges and "fills in one call" in ranges[0], ranges
+    assert _watched(lambda: [torch.full((4096,), 2.0) for _ in range(200)] + [torch.arange(10)] * 2) == []
+
+
+def test_new_buffers_are_poisoned_in_a_rearranging_task_only(monkeypatch):
+    """In a task whose outputs copies alone could make, a buffer is filled with 0xFF bytes when it
+    is made: memory freed in the call and handed back holds nothing of what it held
+    (rand_stale_allocation.py); elsewhere allocation is left alone."""
+    def made_in_a_call(data_movement: bool) -> tuple[list, torch.Tensor]:
+        monitor = TorchOpMonitor(forbid_host_transfer=False, data_movement=data_movement)
+        with monitor:
+            made = [torch.empty(64), torch.empty_like(torch.zeros(8)), torch.zeros(4).new_empty(16),
+                    torch.empty_strided((4, 4), (1, 4))]
+            grown = torch.zeros(8)
+            grown.resize_(4096)
+        return made, grown
+
+    made, grown = made_in_a_call(True)
+    storages = [torch.empty(0, dtype=torch.uint8).set_(t.untyped_storage()) for t in made]
+    assert all(bool((b == 0xFF).all()) for b in storages)
+    assert bool((grown[:8] == 0).all()) and bool(grown[8:].isnan().all())  # what the resize copied stays
+    poisoned = []
+    monkeypatch.setattr(TorchOpMonitor, "poison", lambda self, t, start: poisoned.append(t))
+    made_in_a_call(False)
+    assert poisoned == []
+    made_in_a_call(True)
+    assert len(poisoned) == 5
+
+
+def test_a_rearranging_tasks_kernels_read_arguments_and_new_memory_only():
+    """In such a task, the launches' facts (LaunchCheck.take_launch_facts) must show kernels that
+    took the call's arguments or memory made in it only (rand_pool_triton_copy.py read a pool made
+    at import)."""
+    pool, arg = torch.randn(100), torch.randn(10)
+    storage = TorchOpMonitor.storage_of
+
+    def refused(tensors, overflow=False) -> list[str]:
+        steps, made = [], {}
+
+        def facts():
+            steps.append("take")
+            return frozenset(storage(made.get(t, t)) for t in tensors if made or t != "fresh"), overflow
+        record = (lambda: steps.append("start"), facts)
+        monitor = TorchOpMonitor(forbid_host_transfer=False, data_movement=True, given=[arg], launch_record=record)
+        with monitor:
+            made["fresh"] = torch.empty(10)  # a buffer made in the call, as a kernel would take it
+            monitor.call_returned([made["fresh"]])
+        assert steps == ["start", "take", "take"]  # recording starts with the call, stops with the watch
+        return monitor.forbidden
+
+    assert refused(["fresh", arg]) == []
+    assert "a kernel reads the call's arguments" in refused([pool])[0]
+    assert "a kernel reads the call's arguments" in refused([arg], overflow=True)[0]

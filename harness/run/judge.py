@@ -211,7 +211,8 @@ def _judge_case(task: Task, cases: list[Case], expected: list[CallRecord], confi
                                      f"like the submission's for {launches} Triton launch(es) in {where}")
     elif torch_ops:
         # an operator outside aten's names is a custom one (torch.library): its body is unseen work
-        custom = "; a custom operator's body is not seen: call the Triton kernel from the wrapper, or through " \
+        custom = "; a custom operator's body is not seen (torch.library.custom_op and triton_op run it below the " \
+                 "op monitor): call the Triton kernel from the wrapper itself, directly or through " \
                  "torch.library.wrap_triton" if "::" in torch_ops[0] and not torch_ops[0].startswith(("aten::", "prims::")) else ""
         status, detail = INTEGRITY, (f"torch_fallback:{torch_ops[0]} - the wrapper ran PyTorch compute "
                                      f"({', '.join(torch_ops[:4])}) in {where}{custom}")

@@ -4,11 +4,15 @@ The autotuner on another GPU may pick another config than ours, and real kernels
 right for one block size only, so exe runs the submission once per config index: in run ``i``
 every autotuner of the submission is pinned to its config ``min(i, n - 1)``. Pinning leaves a
 single candidate, which also makes multi-config autotune work in Triton's interpreter (where it
-cannot benchmark).
+cannot benchmark). An autotuner that prunes its configs per call (``early_config_prune``,
+``perf_model``) keeps them all: its pruner decides which a call may use, as it would anywhere, and
+its benchmark, never run, finds the pinned config fastest (the first that survives otherwise): a
+tile the submission's own pruner excludes for a shape is not run on it.
 """
 
 from __future__ import annotations
 
+import math
 from contextlib import contextmanager
 from types import ModuleType
 from typing import Any, Iterator
@@ -53,20 +57,38 @@ def describe_config(config: Any) -> str:
 @contextmanager
 def pinned_configs(autotuners: list[Any], index: int) -> Iterator[str]:
     """Pin every autotuner to its config ``min(index, n-1)``; yields a description of the pins."""
-    saved = [(a, a.configs, dict(a.cache)) for a in autotuners]
+    saved = [(a, a.configs, dict(a.cache), getattr(a, "cache_results", None)) for a in autotuners]
     names = []
     try:
         for a in autotuners:
             config = a.configs[min(index, len(a.configs) - 1)]
-            a.configs = [config]
+            if len(a.configs) > 1 and any(getattr(a, hook, None) for hook in PRUNING_HOOKS):
+                a._bench = _favouring(config)  # an instance attribute, before the class's method
+                if getattr(a, "cache_results", False):
+                    a.cache_results = False  # a config cached on disk by an earlier pin is not this one
+            else:
+                a.configs = [config]
             a.cache.clear()
             names.append(f"{_kernel_name(a)}[{describe_config(config)}]")
         yield "; ".join(names)
     finally:
-        for a, configs, cache in saved:
+        for a, configs, cache, cache_results in saved:
             a.configs = configs
+            vars(a).pop("_bench", None)
+            if cache_results is not None:
+                a.cache_results = cache_results
             a.cache.clear()
             a.cache.update(cache)
+
+
+PRUNING_HOOKS = ("early_config_prune", "perf_model")
+
+
+def _favouring(pinned: Any) -> Any:
+    """An autotuner's benchmark of one config, run for none: the pinned config is fastest."""
+    def bench(*args: Any, config: Any, **kwargs: Any) -> list[float]:
+        return [0.0, 0.0, 0.0] if config is pinned else [math.inf, math.inf, math.inf]
+    return bench
 
 
 def _kernel_name(autotuner: Any) -> str:

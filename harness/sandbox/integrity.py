@@ -14,6 +14,7 @@ GPU the CUDA trace (gpu_trace.py) checks the same facts from the device's side.
 
 from __future__ import annotations
 
+import gc
 import operator
 import sys
 import threading
@@ -62,6 +63,33 @@ class _Within:
     def __exit__(self, *exc: Any) -> None:
         setattr(self._depth, self._what, getattr(self._depth, self._what) - 1)
 
+
+class _Plumbing(_Within):
+    """Triton's interpreter copying a launch's arguments (``in_plumbing``), with the collector off:
+    the op monitor exempts what this step does to the arguments' storages, and a collection here
+    would run the submission's gc callbacks inside that exemption (a callback that waited for the
+    storage's reference count to show the step running did the task's copies there:
+    permute_copy_gc_in_plumbing.py)."""
+
+    __slots__ = ("_collecting",)
+
+    def __init__(self, depth: Any) -> None:
+        _Within.__init__(self, depth, "plumbing")
+        self._collecting = False
+
+    def __enter__(self) -> None:
+        if getattr(self._depth, "plumbing", 0) == 0:
+            self._collecting = _GC_ENABLED()
+            _GC_DISABLE()
+        _Within.__enter__(self)
+
+    def __exit__(self, *exc: Any) -> None:
+        _Within.__exit__(self, *exc)
+        if getattr(self._depth, "plumbing", 0) == 0 and self._collecting:
+            _GC_ENABLE()
+
+
+_GC_DISABLE, _GC_ENABLE, _GC_ENABLED = gc.disable, gc.enable, gc.isenabled
 
 # Raised by the launch stand-ins below: the worker's guard hands each to the LaunchCounter it holds
 # (guard.arm), the only place that counter is reachable from (see LaunchCounter).
@@ -178,7 +206,7 @@ class LaunchCounter:
                                   "follows it)")
         original = self._originals[key]
         if key.startswith(self.PLUMBING):
-            return original, _Within(self._depth, "plumbing")
+            return original, _Plumbing(self._depth)
         if self.check is not None:
             self.check(None if key == "compiled" else kernel, args, kwargs)
         if key not in self.COUNTED:
@@ -340,6 +368,22 @@ class TorchOpMonitor(TorchDispatchMode):
     # logspace, have cases of 160 kB and more).
     HOST_DATA_OPS = frozenset({"lift_fresh", "lift_fresh_copy"})
     MAX_HOST_DATA_BYTES = 16 << 10
+    # Tensors made from numbers the wrapper passes: each a value from the host, counted as a fill
+    # unless it is a bulk one (a constant or a range over thousands of elements); one-element
+    # tensors made with torch.full, one per value computed in Python, uploaded a task's answer
+    # past the cap above (logspace_full_scalars.py)
+    FILLS_MADE = frozenset({"full", "full_like", "new_full", "scalar_tensor", "arange"})
+    # Ops that may move an operand's memory (a resize reallocates and copies): the moved memory is
+    # still what it was, not memory made during the call (rand_pool_resized.py grew a pool made at
+    # import by one element per call and returned a slice of it as new)
+    RESIZING = frozenset({"resize_", "_copy_from_and_resize"})
+    # In a task whose outputs copies alone could make, a new buffer is filled with 0xFF bytes
+    # before anything reads it: the allocator hands back a block freed in the call with its old
+    # values (a pool made at import, freed, and its values found again in torch.empty's result)
+    ALLOCATING = frozenset({"empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided", "resize_"})
+    # ...and its kernels may read only the call's arguments and memory made in it (a kernel that
+    # copies a pool made at import is Triton doing none of the work: rand_pool_triton_copy.py; the
+    # launch check counts the numbers they take: LaunchCheck.MAX_KERNEL_ARGUMENT_NUMBERS)
     # Copies and joins: in a task whose outputs copies alone could make (DATA_MOVEMENT = True: a
     # rearrangement, permute_copy and ifftshift; values that depend on no input tensor, rand and
     # logspace), a clone of a permuted view or a cat of narrowed ones is the whole answer, with a
@@ -353,9 +397,11 @@ class TorchOpMonitor(TorchDispatchMode):
     Tensor = torch.Tensor
     as_device = torch.device
     stack_depth = staticmethod(torch._C._len_torch_dispatch_stack)
+    EMPTY, UINT8 = torch.empty, torch.uint8
 
     def __init__(self, forbid_host_transfer: bool, watching: list[int] | None = None,
-                 in_plumbing: Any = None, data_movement: bool = False, given: Any = ()) -> None:
+                 in_plumbing: Any = None, data_movement: bool = False, given: Any = (),
+                 launch_record: Any = None) -> None:
         """``watching``: while this mode is entered, it holds the dispatch-mode stack's depth with this
         mode on it (the guard's watch refuses the submission's code running below that depth: torch
         code that takes the modes off the stack, its tensor printing say, then calls it back).
@@ -363,7 +409,8 @@ class TorchOpMonitor(TorchDispatchMode):
         storages as it copies a launch's arguments). ``data_movement``: copies alone could make
         the task's outputs (see ``COPIES``); ``given``: the call's argument tensors (what a copy
         may then read or write as they are, and memory a result may share besides what the call
-        made)."""
+        made); ``launch_record``: in such a task, the launch check's ``start_recording`` and
+        ``take_launch_facts`` (the storages the call's kernel launches took)."""
         # (the base named, not super(): its __class__ cell could be swapped with no audit event)
         TorchDispatchMode.__init__(self)
         self.forbid_host_transfer = forbid_host_transfer
@@ -373,11 +420,15 @@ class TorchOpMonitor(TorchDispatchMode):
         self.host_data_bytes = 0
         self._watching = watching
         self._data_movement = data_movement
-        self._given = frozenset(self.layout_of(t) for t in given if type(t) in self.PLAIN_TYPES)
-        self._given_storages = frozenset(self.storage_of(t) for t in given if type(t) in self.PLAIN_TYPES)
+        self._given = frozenset(self.order_of(t) for t in given if type(t) in self.PLAIN_TYPES)
+        # (a set: an argument resized during the call is the argument's memory still)
+        self._given_storages = {self.storage_of(t) for t in given if type(t) in self.PLAIN_TYPES}
         self._new_storages: set[tuple[int, int]] = set()  # memory ops made during the call (note_new_storages)
+        self._launch_record = launch_record
 
     def __enter__(self):
+        if self._launch_record is not None:
+            self._launch_record[0]()  # what launches before this call took is not this call's
         entered = TorchDispatchMode.__enter__(self)
         if self._watching is not None:
             self._watching.append(self.stack_depth())
@@ -386,6 +437,8 @@ class TorchOpMonitor(TorchDispatchMode):
     def __exit__(self, *exc):
         if self._watching:
             self._watching.pop()
+        if self._launch_record is not None:
+            self._launch_record[1]()  # recording stops with the watch, whether or not the call returned
         return TorchDispatchMode.__exit__(self, *exc)
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
@@ -434,9 +487,31 @@ class TorchOpMonitor(TorchDispatchMode):
             if rearranges:
                 self.forbidden.append(f"{name}({rearranges})")
         held = self.held_storages(args, kwargs, name in self.HOST_DATA_OPS)
+        moving = {id(t): self.storage_of(t) for t in self.tensors(args)} if name in self.RESIZING else None
         out = call(*args, **kwargs)
-        self.note_new_storages(held, out)
+        made = self.note_new_storages(held, out, moving)
+        if name in self.FILLS_MADE:
+            self.count_made_fill(name, out)
+        if made and self._data_movement and name in self.ALLOCATING \
+                and not (self._in_plumbing is not None and self._in_plumbing()):
+            for t, start in made:
+                self.poison(t, start)
         return out
+
+    def count_made_fill(self, name, out) -> None:
+        """Count a tensor made from numbers the wrapper passed (``FILLS_MADE``) as a fill, unless
+        it is a bulk one (see ``bulk_fill``)."""
+        if type(out) in self.PLAIN_TYPES and out.numel() >= self.BULK_FILL and out.is_contiguous():
+            return
+        count = self.scalar_ops["fills"] = self.scalar_ops.get("fills", 0) + 1
+        if count == self.MAX_SCALAR_OPS + 1:
+            self.forbidden.append(f"{name}(over {self.MAX_SCALAR_OPS} fills in one call: element-wise work on the host)")
+
+    def poison(self, t, start: int) -> None:
+        """Fill the bytes of ``t``'s storage from ``start`` on with 0xFF (NaN, -1)."""
+        storage = t.untyped_storage()
+        if storage.nbytes() > start:
+            self.EMPTY(0, dtype=self.UINT8, device=t.device).set_(storage)[start:].fill_(0xFF)
 
     def held_storages(self, args, kwargs, lifting: bool = False) -> set[tuple[int, int]]:
         """The storages an op's operands hold before it runs. A tensor torch has just built from
@@ -450,13 +525,25 @@ class TorchOpMonitor(TorchDispatchMode):
             held.discard(self.storage_of(args[0]))
         return held
 
-    def note_new_storages(self, held: set[tuple[int, int]], out) -> None:
+    def note_new_storages(self, held: set[tuple[int, int]], out, moving: dict | None = None) -> list:
         """Record the storages of ``out`` that no operand held before the op (``held``): memory
-        made during the call (an allocation, a copy, a resize; a view holds its operand's)."""
+        made during the call (an allocation, a copy; a view holds its operand's). A tensor of
+        ``out`` that is the operand a resizing op moved (``moving``: its storage before, by
+        tensor) keeps what its memory was: made in the call, an argument's, or held before the
+        call. Returns the tensors whose memory is new, each with the first byte no operand's
+        values were copied into."""
+        made = []
         for t in self.tensors((out,)):
             storage = self.storage_of(t)
-            if storage[0] and storage not in held:
+            if not storage[0] or storage in held:
+                continue
+            before = moving.get(id(t)) if moving else None
+            if before is None or not before[0] or before in self._new_storages:
                 self._new_storages.add(storage)
+                made.append((t, before[1] if before else 0))
+            elif before in self._given_storages:
+                self._given_storages.add(storage)
+        return made
 
     def tensors(self, values):
         """The plain tensors among ``values`` and in the lists and tuples there (one level)."""
@@ -491,17 +578,40 @@ class TorchOpMonitor(TorchDispatchMode):
         if self.misordered_result(outputs):
             self.forbidden.append("output(not in row-major order: in this task a view that reorders a copy does the "
                                   "work; return the dense result)")
+        if self._launch_record is not None:
+            self.check_launches(*self._launch_record[1]())
         self._data_movement = False
 
+    def check_launches(self, storages: frozenset, overflow: bool) -> None:
+        """In a task whose outputs copies alone could make: the call's kernels took memory of the
+        call's arguments or made in the call only (``storages``, as they were at each launch;
+        ``overflow``: too many to list)."""
+        known = self._new_storages | self._given_storages
+        if overflow or any(storage[0] and storage not in known for storage in storages):
+            self.forbidden.append("kernel arguments(memory held before the call and not an argument's: in this task "
+                                  "a kernel reads the call's arguments and memory made in the call only)")
+
     @staticmethod
-    def layout_of(t) -> tuple:
-        """A tensor as a call sees it: where its elements are, in which order, of which type."""
-        return (t.device.type, t.data_ptr(), t.dtype, tuple(t.shape), tuple(t.stride()), t.storage_offset())
+    def order_of(t) -> tuple:
+        """A tensor's elements in the order a row-major walk reads them: where it starts, its type,
+        and its dimensions without those of size 1, each merged into the one before where that
+        one steps over it whole. A view that only adds, drops or merges such dimensions (a rank
+        padded with ones, a flattened dense block) reads what the tensor reads, in its order."""
+        dims: list[tuple[int, int]] = []
+        for size, stride in zip(t.shape, t.stride()):
+            if size == 1:
+                continue
+            if dims and dims[-1][1] == size * stride:
+                dims[-1] = (dims[-1][0] * size, stride)
+            else:
+                dims.append((size, stride))
+        return (t.device.type, t.data_ptr(), t.dtype, tuple(dims), t.numel())
 
     def rearranges(self, name, args, kwargs) -> str | None:
         """In a task whose outputs copies alone could make: why the copy or join ``name`` may do
         that work itself, or None. Allowed: a copy into row-major order (a dense copy, a cast) of
-        an argument as it was given or of a whole buffer made during the call, and a copy between
+        an argument as it was given (or a view that reads it in the same order: ``order_of``) or
+        of a whole buffer made during the call, and a copy between
         an argument as given and a whole dense buffer of the same shape made during the call (a
         result written back into an argument, an argument copied into a fresh buffer). A slice of a
         buffer is no whole buffer: copies into its slices join."""
@@ -515,13 +625,13 @@ class TorchOpMonitor(TorchDispatchMode):
             # (a channels-last copy of a dense argument is a permutation, read back by a view)
             row_major = source is not None and (layout is self.contiguous_format or (
                 layout in (None, self.preserve_format) and source.is_contiguous()))
-            if row_major and (self.layout_of(source) in self._given or self.whole_new(source)):
+            if row_major and (self.order_of(source) in self._given or self.whole_new(source)):
                 return None
             return why
         if name in self.COPIES_BETWEEN and len(tensors) == 2:
             a, b = tensors
             for given, other in ((a, b), (b, a)):
-                if self.layout_of(given) in self._given and other.shape == given.shape and self.whole_new(other):
+                if self.order_of(given) in self._given and other.shape == given.shape and self.whole_new(other):
                     return None
             return why
         return None

@@ -24,6 +24,7 @@ reachable from nowhere the submission can write.
 
 from __future__ import annotations
 
+import enum
 import os
 import sys
 from typing import Any
@@ -33,6 +34,9 @@ HOOK_ATTRIBUTES = ("pre_hook", "post_hook", "early_config_prune", "perf_model")
 COMPILER_ENV_PREFIXES = ("TRITON_", "CUDA_", "NVIDIA_", "LD_", "PTXAS", "NVCC")
 COMPILER_ENV_NAMES = frozenset({"CC", "CXX", "PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH",
                                 "PYTHONPATH", "HOME", "TMPDIR", "XDG_CACHE_HOME"})
+# ...but for these, which steer no compiler: CUDA's debugging switches (CUDA_LAUNCH_BLOCKING set
+# at import is a common leftover; it only makes launches wait for their kernels)
+COMPILER_ENV_EXEMPT = frozenset({"CUDA_LAUNCH_BLOCKING", "CUDA_DEVICE_ORDER"})
 MAX_DEPTH = 8  # Autotuner -> Heuristics -> ... -> JITFunction
 
 
@@ -43,10 +47,21 @@ class LaunchRefused(PermissionError):
 class LaunchCheck:
     """Built before the submission is imported (it snapshots the environment and Triton's knobs)."""
 
-    def __init__(self, submission_file: str, device_tensors_only: bool = False) -> None:
+    # distinct storages listed per call by take_launch_facts, at most (more is an overflow)
+    MAX_LISTED_STORAGES = 4096
+    # numbers the launches of one call may pass in their arguments while recording: values computed
+    # in Python and passed as kernel arguments (256 a launch, each float64 as two ints in a tuple)
+    # were a task's whole answer beside a kernel that only stored them (logspace_tuple_args.py);
+    # every task recorded so has a case of more than 20,000 values
+    MAX_KERNEL_ARGUMENT_NUMBERS = 8192
+
+    def __init__(self, submission_file: str, device_tensors_only: bool = False, record_launches: bool = False) -> None:
         """``device_tensors_only``: kernels run on a GPU, so every tensor argument must live there
         (a pinned host tensor is addressable from a kernel too: its values would be computed on the
-        host, unseen, between two kernels that only copy)."""
+        host, unseen, between two kernels that only copy). ``record_launches`` (a task whose outputs
+        copies alone could make): from ``start_recording`` to ``take_launch_facts`` (one watched
+        call), count the numbers the launches pass (refused past ``MAX_KERNEL_ARGUMENT_NUMBERS``)
+        and note the storages they take, for the op monitor."""
         import numpy
         import torch
         import triton
@@ -69,11 +84,21 @@ class LaunchCheck:
         self._triton_types |= descriptors
         self._inspected_types = descriptors | {tl.constexpr}
         from triton.runtime import jit
-        self._jit_types = frozenset(t for t in (getattr(jit, "JITFunction", None),) if t is not None)
+        try:  # under TRITON_INTERPRET=1 @triton.jit makes an InterpretedFunction
+            from triton.runtime.interpreter import InterpretedFunction
+        except ImportError:  # pragma: no cover - a Triton without the interpreter
+            InterpretedFunction = None
+        self._jit_types = frozenset(t for t in (getattr(jit, "JITFunction", None), InterpretedFunction) if t is not None)
+        # enums of numbers: the enum module's own classes and metaclass, and its code's file
+        self._enum_meta, self._enum_file = type(enum.Enum), enum.Enum.__new__.__code__.co_filename
+        self._enum_bases = frozenset(v for v in vars(enum).values() if isinstance(v, type)) | {int, float, object}
+        self._enum_numbers = (int, float)
+        self._enum_plain_values = frozenset({str, type(None), bool, int, list, dict, type, type(len),
+                                             type(int.__add__), type(int.__format__)})
         # What the checks read, bound now: the checks run after each call, when the submission may
         # have replaced os.environ (an object whose methods are its code) or the names read here
         # (this module's globals are reachable through a method's __globals__).
-        self._environ_state = _EnvironmentState(os, COMPILER_ENV_NAMES, COMPILER_ENV_PREFIXES)
+        self._environ_state = _EnvironmentState(os, COMPILER_ENV_NAMES, COMPILER_ENV_PREFIXES, COMPILER_ENV_EXEMPT)
         self._environ = self._environ_state.read()
         self._knobs = _knobs_state()
         self._knobs_state = _knobs_state
@@ -84,6 +109,11 @@ class LaunchCheck:
         self._sections = dict(self._knobs_dict)
         self._dict_get = dict.get
         self._vars, self._type = vars, type
+        self._records_launches, self._recording = record_launches, False
+        self._numbers = 0
+        self._storages: set[tuple[int, int]] = set()
+        self._overflow = False
+        self._str_types, self._len, self._frozenset = (str,), len, frozenset
 
     def _refuse(self, what: str) -> None:
         raise LaunchRefused(f"tampering: {what}")
@@ -110,8 +140,12 @@ class LaunchCheck:
                 self._refuse("a kernel argument is a tensor in host memory: on a GPU every tensor a kernel reads "
                              "or writes must be on the GPU (host memory a kernel can address is work done on the "
                              "host, unseen)")
+            if self._recording:
+                self._note_storage(value)
             return
         if kind in self._scalar_types:
+            if self._recording:  # a string's characters count too: eight to a number
+                self._numbers += (self._len(value) // 8 + 1) if kind in self._str_types else 1
             return
         if kind in self._jit_types:  # a @triton.jit function handed to a kernel (a constexpr parameter)
             self._callback(self._vars(value).get("fn"), "function of a @triton.jit argument")
@@ -125,7 +159,11 @@ class LaunchCheck:
             return
         if kind in self._triton_types:
             return
+        if self._plain_enum(kind):  # an IntEnum member (a reduction mode, say): an int to Triton
+            self._numbers += 1 if self._recording else 0
+            return
         if kind in self._numpy_types:
+            self._numbers += 1 if self._recording else 0
             return
         if kind in self._sequence_types and depth < 4:
             for item in value:
@@ -133,6 +171,50 @@ class LaunchCheck:
             return
         self._refuse(f"a kernel argument is a {kind.__name__}: pass tensors, numbers or Triton's own types "
                      "(Triton calls methods of its arguments)")
+
+    def _plain_enum(self, kind: type) -> bool:
+        """Whether ``kind`` is an enum of numbers (an IntEnum) with no code but the enum module's
+        and the number type's: Triton hashes, compares and converts such a member, which then runs
+        nothing of the submission's. Read through exact types only (no attribute of the class is
+        looked up through code of its own)."""
+        if self._type(kind) is not self._enum_meta:
+            return False
+        bases = type.__dict__["__mro__"].__get__(kind)[1:]
+        if not all(base in self._enum_bases for base in bases) or not any(b in self._enum_numbers for b in bases):
+            return False
+        for value in self._vars(kind).values():
+            kind_of_value = self._type(value)
+            if kind_of_value is kind or kind_of_value in self._enum_plain_values:
+                continue
+            if kind_of_value is not self._function or value.__code__.co_filename != self._enum_file:
+                return False
+        return True
+
+    def _note_storage(self, tensor: Any) -> None:
+        try:
+            storage = tensor.untyped_storage()
+            identity = (storage.data_ptr(), storage.nbytes())
+        except (RuntimeError, NotImplementedError):  # no storage (a meta tensor): nothing a kernel reads
+            return
+        if self._len(self._storages) < self.MAX_LISTED_STORAGES:
+            self._storages.add(identity)
+        elif identity not in self._storages:
+            self._overflow = True
+
+    def start_recording(self) -> None:
+        """A watched call starts: count and note its launches from none (when this check records)."""
+        self._numbers, self._overflow = 0, False
+        self._storages = set()
+        self._recording = self._records_launches
+
+    def take_launch_facts(self) -> tuple[frozenset, bool]:
+        """The watched call is over: the storages (address, bytes) of the tensors its launches
+        took, and whether there were more than listed. Nothing is recorded until the next start
+        (timed repetitions are not counted)."""
+        facts = (self._frozenset(self._storages), self._overflow)
+        self._recording = False
+        self._storages = set()
+        return facts
 
     def compiler_state_changed(self) -> str | None:
         """Why the environment or ``triton.knobs`` no longer steer Triton's compiler as before the
@@ -167,6 +249,9 @@ class LaunchCheck:
         for name, value in kwargs.items():
             if name != "grid":
                 self._argument(value)
+        if self._numbers > self.MAX_KERNEL_ARGUMENT_NUMBERS:
+            raise LaunchRefused(f"kernel arguments: over {self.MAX_KERNEL_ARGUMENT_NUMBERS} numbers passed to kernels in "
+                                "one call: values computed on the host; compute them in a kernel")
         node = kernel
         for _ in range(MAX_DEPTH):
             attributes = self._vars(node) if hasattr(node, "__dict__") else {}
@@ -204,10 +289,10 @@ class _EnvironmentState:
     ``os.environ`` as it was when this was built, with built-in methods bound then: reading them
     runs no code of the submission's, and replacing ``os.environ`` itself reads as None."""
 
-    def __init__(self, os_module: Any, names: frozenset, prefixes: tuple) -> None:
+    def __init__(self, os_module: Any, names: frozenset, prefixes: tuple, exempt: frozenset = frozenset()) -> None:
         self._namespace, self._environ = os_module.__dict__, os_module.environ
         self._data = os_module.environ._data  # bytes -> bytes on POSIX
-        self._names, self._prefixes = names, prefixes
+        self._names, self._prefixes, self._exempt = names, prefixes, exempt
         self._items, self._get, self._decode = dict.items, dict.get, bytes.decode
         self._starts, self._type = str.startswith, type
 
@@ -220,7 +305,7 @@ class _EnvironmentState:
                 key, value = self._decode(key, "utf-8", "surrogateescape"), self._decode(value, "utf-8", "surrogateescape")
             elif self._type(key) is not str or self._type(value) is not str:
                 continue
-            if key in self._names or self._starts(key, self._prefixes):
+            if (key in self._names or self._starts(key, self._prefixes)) and key not in self._exempt:
                 found[key] = value
         return found
 

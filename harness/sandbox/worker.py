@@ -189,18 +189,21 @@ def run(job: dict, reporter: EventWriter) -> None:
     # home). Those are not the guard's: it knows no exceptions, and the submission's imports read there.
     private = [Path(p) for p in job.get("private", [])]
     sandbox = confine(job_dir, hidden=protected + private, visible=needed_folders(outside=protected))
-    launch_check = LaunchCheck(str(submission), device_tensors_only=on_gpu and not job["interpret"])  # snapshots the environment and Triton's knobs: before the import
+    data_movement = task.data_movement
+    # snapshots the environment and Triton's knobs: before the import
+    launch_check = LaunchCheck(str(submission), device_tensors_only=on_gpu and not job["interpret"],
+                               record_launches=data_movement)
     launches = LaunchCounter(check=launch_check.check)  # reachable only from here and the guard's hook
     launches.install()
     watching: list[int] = []  # the monitors' stack depths while they watch (TorchOpMonitor, watch_dispatch_keys)
     code_kinds: list = []  # the guard's judgement of whose code is whose, shared with the watches below (arm fills it)
     keys_watched = watch_dispatch_keys(str(submission), watching, policy, code_kinds)
-    data_movement = task.data_movement
+    launch_record = (launch_check.start_recording, launch_check.take_launch_facts) if data_movement else None
 
     def watch_ops(given: Any = ()) -> TorchOpMonitor:
         """The op monitor of one call; ``given``: the call's argument tensors."""
         return TorchOpMonitor(forbid_host_transfer=on_gpu, watching=watching, in_plumbing=launches.in_plumbing,
-                              data_movement=data_movement, given=given)
+                              data_movement=data_movement, given=given, launch_record=launch_record)
     rules_sealed = seal_dispatch_rules((TorchOpMonitor,))  # (it runs a mode: before the proxies)
     originals = install_proxies()
     record_no_lazy_call_stacks()
