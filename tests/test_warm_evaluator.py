@@ -312,3 +312,67 @@ def test_malformed_submissions_are_refused_and_a_cancelled_one_never_runs():
         assert first.result(timeout=300)["verdict"] == "timeout"
         assert third.result(timeout=300)["verdict"] == "ok"
         assert ev.load() == {"pending": 0, "running": 0, "slots": 1}
+
+
+def test_teardown_steps_all_run_in_order_and_later_ones_are_waited_for():
+    """What follows a job's result runs in order, every step even after one that failed (a worker
+    slot left taken would stall every later job), now or in a thread the evaluator's close waits
+    for (run/teardown.py)."""
+    import threading
+
+    from harness.run.teardown import Teardowns
+    done: list[str] = []
+    teardowns = Teardowns()
+
+    def fails():
+        raise OSError("reaping failed")
+    teardowns.run([lambda: done.append("reaped"), fails, lambda: done.append("slots given back")])
+    assert done == ["reaped", "slots given back"] and teardowns.errors == ["OSError: reaping failed"]
+    release = threading.Event()
+    teardowns.later([release.wait, lambda: done.append("later")])
+    assert done[-1] != "later"
+    release.set()
+    teardowns.finish()
+    assert done[-1] == "later"
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every live process below ``pid`` (from /proc's parent links)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z":  # a zombie is dead, only not yet reaped
+                children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def test_a_job_with_perf_answers_before_its_processes_are_reaped_and_close_waits_for_them(monkeypatch):
+    """After perf, a job's result needs nothing of its processes' ends: it is answered while they
+    are reaped (their GPU memory and slots stay taken until they are gone), and the evaluator's
+    close leaves no process of the job's behind. A job without perf reports its worker's close."""
+    import os
+
+    monkeypatch.setenv("KERNELBENCHX_PERF_ON_CPU", "1")
+    before = set(_descendants(os.getpid()))  # other tests' evaluators (a module's fixture) live on
+    ev = Evaluator(perf=True, workers=1, timeout=120)
+    try:
+        with_perf = ev.submit("Activation/relu.py", RELU).result(timeout=600)
+        assert with_perf["verdict"] == "ok" and with_perf["perf"]["status"] == "ok", with_perf["perf"]
+        assert "worker_close_s" not in with_perf["info"]["timing"]  # not known when the result is out
+    finally:
+        ev.close()
+    assert set(_descendants(os.getpid())) - before == set()
+    assert not ev.left_behind
+    ev = Evaluator(perf=False, workers=1, timeout=120)
+    with ev:
+        without = ev.submit("Activation/relu.py", RELU).result(timeout=600)
+    assert without["verdict"] == "ok" and "worker_close_s" in without["info"]["timing"]

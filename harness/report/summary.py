@@ -132,7 +132,8 @@ def summarize(results: Iterable[JobResult], header: dict[str, Any]) -> dict[str,
         "workers": header.get("workers"),  # concurrent worker slots (local) or actors (ray)
         "per_category": {c: {**_rates(rs), **_perf(rs), **_quality(rs)} for c, rs in sorted(by_category.items())},
     }
-    for key in ("journal_error", "left_behind"):  # a journal not all written; job folders not removed
+    # a journal not all written; job folders not removed; steps after jobs' results that failed
+    for key in ("journal_error", "left_behind", "teardown_errors"):
         if header.get(key):
             summary[key] = header[key]
     return summary

@@ -144,6 +144,8 @@ class WorkerProcess:
         if self._disk is not None:
             self._disk.pid = self.proc.pid  # the files it deletes but keeps open count too
         self._closed = False
+        self._reaped = False
+        self._closing = 0.0
         self.clock = clock or JobClock()
         self.clock.add(self)
         # fail-fast (set by the runner): a test of each call as it is reported, and an event shared
@@ -309,11 +311,13 @@ class WorkerProcess:
     def resume(self) -> None:
         signal_group(self.proc.pid, signal.SIGCONT)
 
-    def close(self) -> WorkerOutcome:
-        """Kill the process group (if still running) and finish the outcome record."""
+    def close(self, reap: bool = True) -> WorkerOutcome:
+        """Kill the process group (if still running) and finish the outcome record; with
+        ``reap=False`` the group is killed but not waited for (:meth:`reap` does that later: a
+        GPU worker's teardown takes tenths of a second, which its verdict need not wait for)."""
         if not self._closed:
             self._closed = True
-            closing = time.monotonic()
+            self._closing = time.monotonic()
             self.clock.discard(self)  # its pid may be reused once it is reaped: never signalled again
             self.send({"cmd": protocol.CMD_DONE})
             signal_group(self.proc.pid, signal.SIGKILL)
@@ -323,8 +327,17 @@ class WorkerProcess:
                 except OSError:
                     pass
             os.close(self._read_fd)
-            self.outcome.returncode = self.proc.wait()
             self.outcome.seconds = time.monotonic() - self._start
-            self.outcome.close_s = time.monotonic() - closing
+        if reap:
+            self.reap()
+        return self.outcome
+
+    def reap(self) -> WorkerOutcome:
+        """Wait for the killed process (see :meth:`close`): its exit code, how long killing and
+        reaping it took, and its stderr's tail."""
+        if self._closed and not self._reaped:
+            self._reaped = True
+            self.outcome.returncode = self.proc.wait()
+            self.outcome.close_s = time.monotonic() - self._closing
             self.outcome.stderr_tail = read_tail(self._stderr, STDERR_TAIL_BYTES)
         return self.outcome

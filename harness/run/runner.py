@@ -36,6 +36,7 @@ from harness.run.quiet import JobClock, QuietGpu
 from harness.run.process import WorkerProcess
 from harness.run.reference import ReferenceCache
 from harness.run.shards import JobWorkers, ProcessSlots, shares_wanted, split_cases
+from harness.run.teardown import Teardowns
 from harness.run.submissions import Job
 from harness.run.zygote import Zygote
 from harness.task import get_task
@@ -143,6 +144,7 @@ class Evaluator:
         self.shard_target_s = config.shard_target_s
         self._expected_seconds: dict[str, float] = {}  # per task, in one worker (golden results' job_seconds)
         self.left_behind: list[str] = []  # job directories (or the scratch root) that could not be removed
+        self.teardowns = Teardowns()  # what follows jobs' results (run/teardown.py)
 
     def open(self, zygote: bool = True) -> None:
         """Get ready to evaluate: the perf budget, the roofline and golden results, and (``zygote``)
@@ -165,6 +167,7 @@ class Evaluator:
         failed; what stays is in ``left_behind``)."""
         self._stopping = True
         try:
+            self.teardowns.finish()  # every job's processes reaped, its folders removed
             if self._zygote:
                 self._zygote.close()
                 for slot, quiet in self._quiet.items():
@@ -307,6 +310,8 @@ class Evaluator:
         extra = {"journal_error": journal.write_error} if journal.write_error else {}
         if self.left_behind:
             extra["left_behind"] = self.left_behind[:20]
+        if self.teardowns.errors:
+            extra["teardown_errors"] = self.teardowns.errors[:20]
         return write_reports(self.config.out_dir, results,
                              header | {"wall_s": round(time.monotonic() - started, 1)} | extra)
 
@@ -433,6 +438,8 @@ class Evaluator:
         job_clock, quiet = JobClock(), self._quiet.get(slot)
         if quiet:
             quiet.join(job_clock)
+        teardown: list[Callable[[], Any]] = []  # what follows the processes' end (run/teardown.py)
+        reap_later = False  # whether that comes after the result
         try:
             job_dirs += [Path(tempfile.mkdtemp(prefix="job-", dir=self._scratch)) for _ in shares]
             job_dir = job_dirs[0]
@@ -502,6 +509,9 @@ class Evaluator:
                     cap = candidate_cap(reservation.nbytes, footprint) if memory is not None else None
                     perf, raw = run_perf(worker, baseline, job_dir, self._gpu_locks[slot], limits, quiet, judging,
                                          candidate_memory=cap)
+                    # every process reported and perf is judged: the verdict needs nothing of
+                    # their ends (a GPU context's teardown), which come after the result
+                    reap_later = True
                     timing["perf_s"] = time.monotonic() - clock
                     timing["perf_lock_wait_s"] = raw.get("lock_wait_s", 0.0)
                     perf_info = {f"perf_{key}": raw[key] for key in ("judged_mb", "judged_sealed", "timed_window", "settle") if key in raw}
@@ -524,12 +534,14 @@ class Evaluator:
                             perf = StageResult(INTEGRITY, implausible)
             finally:
                 if baseline:
-                    baseline.close()
-                outcome = workers.close()
-                reservation.release()
+                    baseline.close(reap=not reap_later)
+                outcome = workers.close(reap=not reap_later)
+                # the GPU memory is the processes' until they are gone
+                teardown += ([baseline.reap] if baseline else []) + [workers.reap, reservation.release]
             timing.update({f"{stage}_s": s for stage, s in worker.outcome.stage_durations().items()})
             # a GPU worker's exit tears its CUDA context down: part of the job's seconds after its report
-            timing["worker_close_s"] = worker.outcome.close_s
+            if not reap_later:  # (else not known yet: the worker is reaped after the result)
+                timing["worker_close_s"] = worker.outcome.close_s
             timing["held_s"] = job_clock.held_s  # stopped while other jobs were timed (not counted by its deadlines)
             info = {"sandbox": _sandbox_level(outcome), "containment": worker.containment,
                     "worker_start": worker.started_as,  # spare (prewarmed), fork or interpreter
@@ -544,12 +556,12 @@ class Evaluator:
                 info["baseline_containment"] = baseline.containment
             return self._result(job, call, exe, outcome.seconds, info, perf, metrics, verdicts), shared_oom
         finally:
-            admission.release()
+            teardown.append(admission.release)
             if quiet:
-                quiet.leave(job_clock)
-            if not self.config.keep_job_dirs:
-                for directory in (d for job_dir in job_dirs for d in (job_dir, baseline_dir(job_dir))):
-                    self._remove(directory)  # what stays is said in the summary: a run leaves nothing unsaid
+                teardown.append(lambda: quiet.leave(job_clock))
+            if not self.config.keep_job_dirs:  # what stays is said in the summary: a run leaves nothing unsaid
+                teardown += [lambda d=d: self._remove(d) for job_dir in job_dirs for d in (job_dir, baseline_dir(job_dir))]
+            (self.teardowns.later if reap_later else self.teardowns.run)(teardown)
 
     def _spawn_worker(self, job: Job, task, job_dir: Path, slot: str | None, share: list[int] | None,
                       clock: JobClock, main: bool) -> WorkerProcess:

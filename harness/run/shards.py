@@ -190,8 +190,14 @@ class JobWorkers:
     def outcome(self) -> WorkerOutcome:
         return merge_outcomes([w.outcome for w in self.workers])
 
-    def close(self) -> WorkerOutcome:
-        """Close every process (the main one last); returns the merged outcome."""
+    def close(self, reap: bool = True) -> WorkerOutcome:
+        """Close every process (the main one last; ``reap=False``: killed, not waited for);
+        returns the merged outcome."""
         for worker in self.workers[1:] + [self.main]:
-            worker.close()
+            worker.close(reap)
         return self.outcome()
+
+    def reap(self) -> None:
+        """Wait for every process :meth:`close` killed."""
+        for worker in self.workers:
+            worker.reap()
