@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # One device call (under 600 s): the warm evaluator (issue 14) as it is, and with every submission in
 # one process (--warm-shards 1, what sharing a small job out saves or costs), 16 HTTP clients, the
-# GPU tests of saving, judging and spares, and the monitor-blinding attacks natively; first, what
-# saving and loading a 512 MB result cost on this host (benchmarks/judge_io_probe.py).
+# GPU tests of saving, judging (large results at drawn positions: tests/test_sampled_results.py)
+# and spares, and the monitor-blinding attacks natively. (Until 2026-12-05 it began with
+# benchmarks/judge_io_probe.py, what saving and loading a 512 MB result cost: results are no longer
+# moved whole.)
 #   bash benchmarks/device_warm.sh      (on the device: $OUT set, packages on PYTHONPATH)
 # Writes $OUT/warm.tgz and prints the numbers.
 set -uo pipefail
@@ -10,11 +12,10 @@ set -uo pipefail
 run_dir warm
 git rev-parse --short HEAD > "$R/commit.txt" 2>/dev/null
 # most wanted first; the archive is rewritten after each step (a call cut at its limit keeps what ran)
-step judge_io 40 python3 benchmarks/judge_io_probe.py --mb 512 --repeats 3
 step warm 150 python3 benchmarks/throughput.py --out "$R/tp" --parts warm --repeats 8
 tar czf "$OUT/warm.tgz" -C /tmp warm
 step gpu_tests 110 python3 -m pytest -q -p no:cacheprovider -rfEs -m gpu tests/test_perf.py tests/test_saved_results.py \
-  tests/test_perf_kept.py tests/test_spare_workers.py tests/test_adversarial.py::test_pytorch_work_the_monitor_cannot_see_is_caught_natively
+  tests/test_sampled_results.py tests/test_perf_kept.py tests/test_spare_workers.py tests/test_adversarial.py::test_pytorch_work_the_monitor_cannot_see_is_caught_natively
 tar czf "$OUT/warm.tgz" -C /tmp warm
 step warm_one_process 90 python3 benchmarks/throughput.py --out "$R/tp1" --parts warm --repeats 5 --warm-shards 1
 tar czf "$OUT/warm.tgz" -C /tmp warm
