@@ -745,7 +745,9 @@ def test_a_cache_keyed_by_input_values_gains_nothing(perf_attack_run):
 # name -> what catches it natively: the guard refuses threads and disabled dispatch outright; an
 # explicit redispatch below the Python key passes every in-process monitor and only the GPU sees it.
 BLINDING = {"blind_thread": "guard: the submission may not", "blind_dispatch": "guard: the submission may not",
-            "blind_redispatch": "gpu_trace",
+            # the CUDA trace sees the clamp kernel; its result, made below the monitor, is no memory
+            # the monitor saw made, which the result rule refuses first (natively since 2026-12-05)
+            "blind_redispatch": ("gpu_trace", "memory held before the call"),
             # other code doing the work below the monitor: PyTorch's jiterator, the host between copies
             "jiterator_named_like_triton": "torch.cuda.jiterator", "pinned_host_offload": "tensor in host memory",
             # bytes read as another type, on the device (on the host, "tensor in host memory" came first)
@@ -762,7 +764,8 @@ def blinding_run(tmp_path_factory):
 def test_pytorch_work_the_monitor_cannot_see_is_caught_natively(blinding_run, name):
     rec = blinding_run[list(BLINDING).index(name)]
     assert rec["verdict"] == "integrity", rec
-    assert BLINDING[name] in rec["call"]["detail"] + rec["exe"]["detail"], rec
+    phrases = BLINDING[name] if isinstance(BLINDING[name], tuple) else (BLINDING[name],)
+    assert any(phrase in rec["call"]["detail"] + rec["exe"]["detail"] for phrase in phrases), rec
 
 
 # (task, attack) -> the phrase its verdict names; beside each task's bundled solution, which passes
