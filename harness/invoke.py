@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 import torch
 
+from harness.shadowing import shadowed, shadowing_message
 from harness.taskdef import Case, map_tensors, tensor_leaves
 
 
@@ -109,7 +110,10 @@ def _plain(obj: Any, budget: list[int]) -> Any:
         raise TooManyValues(f"the call's result holds more than {MAX_VALUES} values (tensors, numbers, containers)")
     kind = type(obj)
     if kind is torch.Tensor:
-        return obj.detach()
+        hidden = shadowed(obj)
+        if hidden:  # its own detach would hand back whatever the submission put there
+            raise ForeignValue(shadowing_message(hidden))
+        return _DETACH(obj)
     if issubclass(kind, torch.Tensor):
         raise ForeignValue(f"tampering: a value of type {_name(kind)!r}, a torch.Tensor subclass (return plain tensors)")
     if kind in _SCALARS:  # (torch.Size among them, a tuple kept as it is)
@@ -124,6 +128,9 @@ def _plain(obj: Any, budget: list[int]) -> Any:
 
 
 _type_name = type.__dict__["__name__"].__get__  # type's own, whatever a metaclass defines
+# torch.Tensor's own methods, called as functions: an attribute of a tensor's own hides a method
+# from ``t.detach()``, not from these (harness/shadowing.py)
+_DETACH, _UNTYPED_STORAGE = torch.Tensor.detach, torch.Tensor.untyped_storage
 
 
 def not_plain(obj: Any, budget: int = MAX_VALUES) -> str | None:
@@ -139,7 +146,12 @@ def not_plain(obj: Any, budget: int = MAX_VALUES) -> str | None:
             return f"more than {budget} values"
         value = stack.pop()
         kind = type(value)
-        if kind is torch.Tensor or kind in _SCALARS:
+        if kind is torch.Tensor:
+            hidden = shadowed(value)
+            if hidden:
+                return f"a tensor whose own attribute {hidden!r} hides torch.Tensor's"
+            continue
+        if kind in _SCALARS:
             continue
         if kind is list:
             stack.extend(list.__iter__(value))
@@ -192,9 +204,10 @@ def clone_case(case: Case) -> Case:
 
 
 def argument_storages(case: Case) -> dict[str, int]:
-    """Storage address of every tensor argument, keyed ``"0"``, ``"1"``... or by keyword."""
+    """Storage address of every tensor argument, keyed ``"0"``, ``"1"``... or by keyword (read
+    through torch.Tensor's own method: an argument may carry attributes of the submission's)."""
     named = {str(i): a for i, a in enumerate(case.args)} | dict(case.kwargs)
-    return {k: v.untyped_storage().data_ptr() for k, v in named.items() if isinstance(v, torch.Tensor)}
+    return {k: _UNTYPED_STORAGE(v).data_ptr() for k, v in named.items() if isinstance(v, torch.Tensor)}
 
 
 def call_case(fn: Callable[..., Any], case: Case) -> CallRecord:
@@ -208,6 +221,6 @@ def record_of(output: Any, case: Case, storages: dict[str, int]) -> CallRecord:
     storage addresses before the call, see :func:`argument_storages`)."""
     aliases = []
     for leaf in tensor_leaves(output):
-        ptr = leaf.untyped_storage().data_ptr()
+        ptr = _UNTYPED_STORAGE(leaf).data_ptr()
         aliases.append(next((k for k, p in storages.items() if p == ptr and ptr != 0), None))
     return CallRecord(output, list(case.args), dict(case.kwargs), aliases)

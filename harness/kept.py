@@ -70,8 +70,10 @@ def kept_record(record: CallRecord, changed: set[int], key: int) -> CallRecord:
         return copy
 
     # rebuilt from exact types first, as invoke.detached does (a submission's subclass runs no code)
-    output = map_tensors(CallRecord(record.output, [], {}, record.aliases).to_payload()["output"], copy_output)
-    index = iter(range(len(tensor_leaves([record.args_after, list(record.kwargs_after.values())]))))
+    # rebuilt from exact types, the arguments too (their own attributes refused: harness/shadowing.py)
+    payload = record.to_payload()
+    output = map_tensors(payload["output"], copy_output)
+    index = iter(range(len(tensor_leaves([payload["args_after"], list(payload["kwargs_after"].values())]))))
     digests: dict[int, str] = {}  # per storage: views of one buffer are digested once
 
     def keep(t: torch.Tensor) -> Any:
@@ -85,8 +87,8 @@ def kept_record(record: CallRecord, changed: set[int], key: int) -> CallRecord:
             digests[ptr] = storage_digest(t, key)
         return digests[ptr]
 
-    args = [map_tensors(a, keep) for a in record.args_after]
-    kwargs = {k: map_tensors(v, keep) for k, v in record.kwargs_after.items()}
+    args = [map_tensors(a, keep) for a in payload["args_after"]]
+    kwargs = {k: map_tensors(v, keep) for k, v in payload["kwargs_after"].items()}
     return CallRecord(output, args, kwargs, list(record.aliases))
 
 

@@ -83,7 +83,16 @@ EXPECTED = {
     "gpu_memory_limit_lifted": ("integrity", "call", "the harness caps the GPU memory"),
     # values computed on the host and uploaded as a tensor built from a list (more such tasks below:
     # test_outputs_rearranged_by_torch_or_computed_on_the_host_are_refused)
-    "host_values_uploaded": ("integrity", None, "bytes of tensors built from host data in one call"),
+    # (on a GPU its reading the input back is refused first)
+    "host_values_uploaded": ("integrity", None, ("bytes of tensors built from host data in one call", "host<->device")),
+    # an operand's own attribute hiding torch.Tensor's untyped_storage, which the op monitor reads
+    # of every operand: PyTorch compute inside the monitor, where no mode watches (a lambda; a chain
+    # of builtins that starts no Python frame)
+    "relu_storage_attr_inside_monitor": ("integrity", None, "hides torch.Tensor's"),
+    "relu_builtin_chain_in_dispatch": ("integrity", None, "hides torch.Tensor's"),
+    # an autotune pruner returning copies of its configs: every pin ran the first config, and the
+    # wrong one (BLOCK=128) was never checked; now each runs and the wrong one is found
+    "relu_pruned_copies_hide_config": ("wrong", "exe", "BLOCK=128"),
     # blinding the monitors or forging their counts
     "blind_thread": ("integrity", "call", "start_"),
     "blind_dispatch": ("integrity", "call", "_DisableTorchDispatch"),
@@ -555,6 +564,8 @@ PERF_ATTACKS = {  # name -> (verdict, phrase in the perf detail)
     # a slow Triton kernel when watched, PyTorch's when timed: the timed median against the watched
     # call's GPU busy time (GPU only: the CPU stand-in has no trace)
     "perf_fast_only_when_unwatched": ("integrity", "timed_faster_than_checked"),
+    # a result whose own `detach` computes it (torch.relu) when the harness keeps it: untimed, unwatched
+    "relu_perf_detach_shadow": ("integrity", "hides torch.Tensor's"),
 }
 
 
@@ -711,6 +722,19 @@ def test_a_timed_result_that_works_only_when_read_is_refused_on_cpu(monkeypatch)
     assert rec["verdict"] == "integrity" and "returned a value of type _Lazy" in rec["perf"]["detail"], rec["perf"]
 
 
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")
+def test_a_result_whose_own_detach_does_the_work_is_refused_in_perf_on_cpu(monkeypatch):
+    """After exe, every call returns an empty buffer beside a launch that does nothing, whose own
+    ``detach`` (a partial of torch.relu) would compute the answer when the harness keeps the
+    result, unwatched and untimed: perf was `ok` at a third of the honest solution's time."""
+    from harness.api import Evaluator
+    monkeypatch.setenv("KERNELBENCHX_PERF_ON_CPU", "1")
+    with Evaluator(perf=True, workers=1, shards=1, timeout=240) as ev:
+        rec = ev.submit("Activation/relu.py", _source("relu_perf_detach_shadow")).result(timeout=900)
+    assert rec["exe"]["status"] == "ok", rec["exe"]
+    assert rec["verdict"] == "integrity" and "hides torch.Tensor's" in rec["perf"]["detail"], rec["perf"]
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", list(PERF_ATTACKS))
 def test_perf_forgery_is_not_a_speedup(perf_attack_run, name):
@@ -787,11 +811,24 @@ HOST_OR_REARRANGED = {
     # by the launch or returned beside a launch on a buffer of its own; a kernel copying a pool made
     # at import; values computed in Python passed as kernel arguments, or as one-element tensors
     # made with torch.full
-    ("Random/rand.py", "rand_pool_resized"): "a kernel reads the call's arguments and memory made in the call only",
+    ("Random/rand.py", "rand_pool_resized"): "memory prepared before the call read by its kernels",
     ("Random/rand.py", "rand_pool_resized_unread"): "memory held before the call",
-    ("Random/rand.py", "rand_pool_triton_copy"): "a kernel reads the call's arguments and memory made in the call only",
+    ("Random/rand.py", "rand_pool_triton_copy"): "memory prepared before the call read by its kernels",
     ("Random/logspace.py", "logspace_tuple_args"): "numbers passed to kernels in one call",  # refused at the launch
     ("Random/logspace.py", "logspace_full_scalars"): "fills in one call",
+    # ... or as numbers inside Triton's own types and an IntEnum's class (counted all the same)
+    ("Random/logspace.py", "logspace_tl_tuple_args"): "numbers passed to kernels in one call",
+    ("Random/logspace.py", "logspace_intenum_payload"): "numbers passed to kernels in one call",
+    # a result's own `detach` handing back a pool made at import, or the permuted input, when the
+    # harness reads it; an argument of Triton's type (or a tensor) given data_ptr and friends of its
+    # own, which Triton's interpreter calls inside its argument plumbing (where copies are exempt);
+    # a pool's storage resized into a block freed in the call (its address looked new)
+    ("Random/rand.py", "rand_detach_shadow"): "hides torch.Tensor's",
+    ("Index/permute_copy.py", "permute_copy_detach_shadow"): "hides torch.Tensor's",
+    ("Index/permute_copy.py", "permute_copy_plumbing_attr"): "holds a callable of its own",
+    ("Random/rand.py", "rand_plumbing_attr"): "holds a callable of its own",
+    ("Index/permute_copy.py", "permute_copy_plumbing_tensor_attr"): "hides torch.Tensor's",
+    ("Random/rand.py", "rand_storage_resize_reuse"): "prepared before the call",
     # refused copies (and a set onto a storage) run from a gc callback inside Triton's argument
     # plumbing, where the monitor exempts such steps: no collection runs there, and the attack
     # gives up with its own error (a pass if one ran)
@@ -812,7 +849,12 @@ HONEST = {"relu_shape_tuple_argument": "Activation/relu.py", "add_repeat_broadca
           "logspace_float64_then_cast": "Random/logspace.py", "relu_output_resized": "Activation/relu.py",
           "add_gelu_jit_function_argument": "Fusion/fused_add_gelu.py", "mse_loss_intenum_mode": "Loss/mse_loss.py",
           "softmax_log_pruned_autotune": "Fusion/fused_softmax_log.py", "permute_copy_padded_rank": "Index/permute_copy.py",
-          "sum_cuda_launch_blocking": "Reduce/sum.py"}
+          "sum_cuda_launch_blocking": "Reduce/sum.py",
+          # a second hunt: an allocated buffer's own strides as a rearranging task's result, torch.eye,
+          # torch.complex, a complex tensor viewed as floats, squeeze_, resize_as_
+          "ifftshift_empty_like_strided": "Math/ifftshift.py", "invert_matrix_eye": "LinearAlgebra/invert_matrix_lu.py",
+          "fftn_complex_from_parts": "Math/fftn.py", "fftn_complex_read_as_float": "Math/fftn.py",
+          "conv2d_squeeze_in_place": "Convolution/conv2d.py", "abs_out_resized_as": "Math/abs.py"}
 
 
 def _honest_source(name: str) -> str:
@@ -885,7 +927,12 @@ def test_kernel_names_are_classified():
     relu = "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::clamp_min_scalar_kernel_impl>"
     gemm = "sm90_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x128x32"
     own_gemm = "my_gemm_kernel"
-    assert library_kernels([fill, copy, "_relu_kernel", own_gemm], ["_relu_kernel", own_gemm]) == []
+    complex_from_parts = ("void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::"
+                          "complex_kernel_cuda(at::TensorIterator&)::{lambda()#1}::operator()() const::"
+                          "{lambda(float, float)#1}, std::array<char*, 3ul> >")  # torch.complex: interleaving
+    assert library_kernels([fill, copy, complex_from_parts, "_relu_kernel", own_gemm], ["_relu_kernel", own_gemm]) == []
+    polar = "void at::native::vectorized_elementwise_kernel<4, at::native::polar_kernel_cuda(at::TensorIterator&)>"
+    assert library_kernels([polar], []) == [polar]  # its neighbour computes cos and sin
     assert library_kernels([relu, gemm, own_gemm], [own_gemm]) == [relu, gemm]
     assert library_kernels([gemm], [gemm]) == [gemm]  # a kernel named like cuBLAS's excuses nothing
     # an allow-list: kernels with no library's naming (PyTorch's runtime-compiled "jiterator" ones, those
@@ -1168,3 +1215,18 @@ def test_dispatch_rules_cannot_stand_in_for_the_op_monitor():
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "['relu']"
+
+
+@pytest.mark.gpu
+def test_python_in_a_kernel_body_is_not_a_kernel_natively(tmp_path):
+    """Triton's CPU interpreter runs whatever Python a kernel body holds (rand_python_in_kernel.py
+    draws every value with Python's random module and passes `rand` in CPU mode: a documented gap of
+    CPU mode); compiled, such a call is folded into one constant or refused: never `ok`."""
+    rows = [{"file": "Random/rand.py", "predict": _source("rand_python_in_kernel"), "sample_id": 0}]
+    preds = write_jsonl(tmp_path / "preds.jsonl", rows)
+    proc = subprocess.run([sys.executable, "-m", "harness.cli", "eval", str(preds), "--out", str(tmp_path / "out"), "-q",
+                           "--no-perf"], capture_output=True, text=True, timeout=900, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    rec = json.loads((tmp_path / "out" / "metrics.json").read_text())[0]
+    assert rec["verdict"] != "ok", rec

@@ -106,14 +106,16 @@ class RotatingCase:
     def load(self, index: int, nonce: str | None = None) -> None:
         """Copy input set ``index`` (``CHECK_SET`` for the check set) into the call buffers; with a
         ``nonce`` (timed repetitions), rolled by the offsets it and the key give."""
+        # through torch's own methods: the buffers are the submission's arguments, which it may have
+        # given attributes of its own (harness/shadowing.py)
         if nonce is None or index >= len(self.sets) or not self._rolled:
             for dst, src in zip(self._dst, self._src[index]):
-                dst.copy_(src)
+                _COPY_STORAGE(dst, src)
             return
         for k in self._copied:
-            self._dst[k].copy_(self._src[index][k])
+            _COPY_STORAGE(self._dst[k], self._src[index][k])
         for position, (dst, src) in enumerate(zip(self._dst_leaves, self._src_leaves[index])):
-            _roll_into(dst.view(-1), src.view(-1), _offset(f"{self._key}:{nonce}:{position}", dst.numel()))
+            _roll_into(_VIEW(dst, -1), _VIEW(src, -1), _offset(f"{self._key}:{nonce}:{position}", _NUMEL(dst)))
 
     def loader(self, phase: str = "timed") -> Callable[[int], None]:
         """``rep -> load`` for repetition ``rep`` of ``phase`` (each phase has its own offsets)."""
@@ -190,12 +192,12 @@ class PerfServer:
 
     def __init__(self, task: Task, seed: int, device: str, sides: dict[str, Callable[..., Any]],
                  emit: Callable[..., None], launches: Any = None, trusted: bool = False,
-                 optional: tuple[str, ...] = (), monitor: Callable[[list], Any] | None = None,
+                 optional: tuple[str, ...] = (), monitor: Callable[[Case], Any] | None = None,
                  tampered: Callable[[], None] = lambda: None, trace: Callable[[], Any] | None = None,
                  modes_clear: Callable[[], None] = lambda: None, barrier: Callable[[str], Any] | None = None) -> None:
         """``launches`` (the candidate's LaunchCounter) tells the timer which streams the
         candidate's kernels ran on; ``monitor`` makes a fresh wrapper-op monitor for the call's
-        argument tensors (a context manager with a ``forbidden`` list) so the check call is watched
+        arguments (a Case; a context manager with a ``forbidden`` list) so the check call is watched
         like exe's calls, and ``trace`` a GPU kernel trace (``kernels``) around it; ``tampered``
         raises if the submission rebound code the server relies on, and runs before every timing or
         check result is sent;
@@ -394,7 +396,7 @@ class PerfServer:
         """The candidate's check call, watched (and traced on a GPU), its result kept; the kernels
         the trace saw, or None when it was refused (the refusal is sent)."""
         with self.barrier("checking the candidate's call"):
-            monitor = self.monitor(tensor_leaves(list(case.buffers.args) + list(case.buffers.kwargs.values())))
+            monitor = self.monitor(case.buffers)
             trace = self.trace() if self.trace else None
             before = self.launches.count
             if trace:
@@ -620,6 +622,7 @@ class _DigestingWriter:
 # monitors stop, they could rewrite its result unseen before the harness copies it. Bound when this
 # module is imported, before any submission.
 _COLLECTOR_OFF, _COLLECTOR_ON = gc.disable, gc.enable
+_COPY_STORAGE, _VIEW, _NUMEL = torch.UntypedStorage.copy_, torch.Tensor.view, torch.Tensor.numel
 _SHA256, _OPEN = hashlib.sha256, open
 _DUP, _FSTAT, _READ = os.dup, os.fstat, os.read
 

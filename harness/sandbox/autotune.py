@@ -7,7 +7,10 @@ single candidate, which also makes multi-config autotune work in Triton's interp
 cannot benchmark). An autotuner that prunes its configs per call (``early_config_prune``,
 ``perf_model``) keeps them all: its pruner decides which a call may use, as it would anywhere, and
 its benchmark, never run, finds the pinned config fastest (the first that survives otherwise): a
-tile the submission's own pruner excludes for a shape is not run on it.
+tile the submission's own pruner excludes for a shape is not run on it. Configs are told apart by
+their settings, not identity (a pruner that returned copies had every pin run its first config:
+tests/adversarial/relu_pruned_copies_hide_config.py), and a pruner may return only configs it was
+given.
 """
 
 from __future__ import annotations
@@ -63,7 +66,7 @@ def pinned_configs(autotuners: list[Any], index: int) -> Iterator[str]:
         for a in autotuners:
             config = a.configs[min(index, len(a.configs) - 1)]
             if len(a.configs) > 1 and any(getattr(a, hook, None) for hook in PRUNING_HOOKS):
-                a._bench = _favouring(config)  # an instance attribute, before the class's method
+                a._bench = _favouring(config, a.configs)  # an instance attribute, before the class's method
                 if getattr(a, "cache_results", False):
                     a.cache_results = False  # a config cached on disk by an earlier pin is not this one
             else:
@@ -84,10 +87,37 @@ def pinned_configs(autotuners: list[Any], index: int) -> Iterator[str]:
 PRUNING_HOOKS = ("early_config_prune", "perf_model")
 
 
-def _favouring(pinned: Any) -> Any:
-    """An autotuner's benchmark of one config, run for none: the pinned config is fastest."""
+class PrunedConfigRefused(PermissionError):
+    """An autotuner's pruner returned a config the autotuner was not given (an integrity verdict)."""
+
+
+def _settings(config: Any) -> tuple | None:
+    """A config's settings (its kwargs, warps, stages, ...) as plain values, or None unless it is
+    Triton's own Config holding plain values (read with the class's method: nothing of an instance's
+    own runs)."""
+    from triton import Config
+    if type(config) is not Config:
+        return None
+    values = Config.all_kwargs(config)
+    if type(values) is not dict or any(type(k) is not str or type(v) not in _PLAIN for k, v in values.items()):
+        return None
+    return tuple(sorted(values.items()))
+
+
+_PLAIN = (int, float, bool, str, type(None))
+
+
+def _favouring(pinned: Any, given: list[Any]) -> Any:
+    """An autotuner's benchmark of one config, run for none: the pinned config (by its settings)
+    is fastest; a config with settings none of ``given`` has is refused."""
+    want, allowed = _settings(pinned), {_settings(c) for c in given}
+
     def bench(*args: Any, config: Any, **kwargs: Any) -> list[float]:
-        return [0.0, 0.0, 0.0] if config is pinned else [math.inf, math.inf, math.inf]
+        got = _settings(config)
+        if got is None or got not in allowed:
+            raise PrunedConfigRefused("tampering: the autotuner's pruner returned a config it was not given (prune "
+                                      "by returning some of the configs it is handed)")
+        return [0.0, 0.0, 0.0] if got == want else [math.inf, math.inf, math.inf]
     return bench
 
 

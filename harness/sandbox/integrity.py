@@ -25,25 +25,28 @@ from typing import Any
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from harness.shadowing import shadowed, shadowing_message
+
 # ATen ops a wrapper may run: allocation, views/reshapes, copies and casts, scalar reads.
 ALLOWED_WRAPPER_OPS = frozenset({
     # allocation and filling freshly allocated buffers
     "empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided", "zeros", "zeros_like",
-    "new_zeros", "ones", "ones_like", "new_ones", "full", "full_like", "new_full", "scalar_tensor",
-    "fill_", "zero_", "arange", "resize_", "set_", "lift_fresh", "lift_fresh_copy",
+    "new_zeros", "ones", "ones_like", "new_ones", "full", "full_like", "new_full", "scalar_tensor", "eye",
+    "fill_", "zero_", "arange", "resize_", "resize_as_", "set_", "lift_fresh", "lift_fresh_copy",
     # views and reshapes
     "view", "_unsafe_view", "reshape", "_reshape_alias", "as_strided", "expand", "expand_as",
     "permute", "transpose", "t", "squeeze", "unsqueeze", "flatten", "unflatten", "select", "slice",
     "narrow", "split", "split_with_sizes", "chunk", "unbind", "view_as", "movedim", "alias", "detach",
     "view_as_real", "view_as_complex", "real", "imag", "unfold", "diagonal",
+    "squeeze_", "unsqueeze_", "t_", "transpose_", "as_strided_", "swapdims_", "swapaxes_",
     # copies and casts; joining, constant padding and repeating are allocation plus copies into
     # views of it (or from an expanded view), which the ops above already allow (kernels run per
     # chunk and joined, inputs padded to a block, an operand broadcast by repeat)
-    "copy_", "_to_copy", "to", "clone", "contiguous", "_copy_from", "_copy_from_and_resize",
-    "cat", "stack", "constant_pad_nd", "repeat",
+    "copy_", "_to_copy", "to", "clone", "contiguous", "_copy_from", "_copy_from_and_resize", "narrow_copy",
+    "cat", "stack", "constant_pad_nd", "repeat", "complex",
     # reading a scalar back, metadata
     "_local_scalar_dense", "item", "is_nonzero", "sym_size", "sym_stride", "sym_numel", "sym_storage_offset",
-    "promote_types", "result_type", "can_cast", "is_same_size", "size", "stride", "dim", "numel",
+    "promote_types", "result_type", "can_cast", "is_same_size", "size", "stride", "dim", "numel", "is_pinned",
 })
 
 
@@ -344,6 +347,10 @@ class TorchOpMonitor(TorchDispatchMode):
     # reinterprets bits itself (tl.cast(x, tl.int32, bitcast=True)).
     VIEW_AS_DTYPE = torch.ops.aten.view.dtype
     BYTE_TYPES = frozenset({torch.bool, torch.uint8, torch.int8})
+    # a complex tensor read as its parts' type and back: view_as_real / view_as_complex by another name
+    COMPLEX_PARTS = frozenset({(torch.complex64, torch.float32), (torch.float32, torch.complex64),
+                               (torch.complex128, torch.float64), (torch.float64, torch.complex128),
+                               (torch.complex32, torch.float16), (torch.float16, torch.complex32)})
     COPIES_INTO_SELF = frozenset(getattr(torch.ops.aten.copy_, name) for name in torch.ops.aten.copy_.overloads())
     CONVERTING_COPIES = COPIES_INTO_SELF | frozenset(
         getattr(torch.ops.aten._copy_from, name) for name in torch.ops.aten._copy_from.overloads())
@@ -362,12 +369,12 @@ class TorchOpMonitor(TorchDispatchMode):
     # lift_fresh. A few constants are honest (a shape, a small table); values computed in Python
     # and uploaded are the wrapper doing the work on the host (rand_host_python.py,
     # logspace_host_python.py: every value from Python's math, one Triton launch that does
-    # nothing). Every task has a correctness case whose outputs exceed this (the smallest such
-    # largest case holds 4 bytes, but those are reductions, whose host values need its inputs read
-    # back, which is refused on a GPU; the two tasks whose inputs are numbers only, rand and
-    # logspace, have cases of 160 kB and more).
+    # nothing). Values computed on the host from a task's input tensors need them read back, which
+    # is refused on a GPU; the two tasks whose inputs are numbers only, rand and logspace, have
+    # cases of 160 kB and more. An honest wrapper's host tables fit (adaptive pooling's window
+    # bounds at perf sizes: 32 kB).
     HOST_DATA_OPS = frozenset({"lift_fresh", "lift_fresh_copy"})
-    MAX_HOST_DATA_BYTES = 16 << 10
+    MAX_HOST_DATA_BYTES = 64 << 10
     # Tensors made from numbers the wrapper passes: each a value from the host, counted as a fill
     # unless it is a bulk one (a constant or a range over thousands of elements); one-element
     # tensors made with torch.full, one per value computed in Python, uploaded a task's answer
@@ -376,14 +383,16 @@ class TorchOpMonitor(TorchDispatchMode):
     # Ops that may move an operand's memory (a resize reallocates and copies): the moved memory is
     # still what it was, not memory made during the call (rand_pool_resized.py grew a pool made at
     # import by one element per call and returned a slice of it as new)
-    RESIZING = frozenset({"resize_", "_copy_from_and_resize"})
+    RESIZING = frozenset({"resize_", "resize_as_", "_copy_from_and_resize"})
     # In a task whose outputs copies alone could make, a new buffer is filled with 0xFF bytes
     # before anything reads it: the allocator hands back a block freed in the call with its old
     # values (a pool made at import, freed, and its values found again in torch.empty's result)
-    ALLOCATING = frozenset({"empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided", "resize_"})
-    # ...and its kernels may read only the call's arguments and memory made in it (a kernel that
-    # copies a pool made at import is Triton doing none of the work: rand_pool_triton_copy.py; the
-    # launch check counts the numbers they take: LaunchCheck.MAX_KERNEL_ARGUMENT_NUMBERS)
+    ALLOCATING = frozenset({"empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided", "resize_",
+                            "resize_as_"})
+    # ...and, in a call given no input tensor (values that depend on none), memory prepared before
+    # the call that its kernels read counts as host data (a kernel that copies a pool made at
+    # import is Triton doing none of the work: rand_pool_triton_copy.py; a small table is a few
+    # constants). The launch check counts the numbers they take: LaunchCheck.MAX_KERNEL_ARGUMENT_NUMBERS.
     # Copies and joins: in a task whose outputs copies alone could make (DATA_MOVEMENT = True: a
     # rearrangement, permute_copy and ifftshift; values that depend on no input tensor, rand and
     # logspace), a clone of a permuted view or a cat of narrowed ones is the whole answer, with a
@@ -391,9 +400,9 @@ class TorchOpMonitor(TorchDispatchMode):
     # ifftshift_torch_dummy_launch.py), and so is a copy of a pool made at import. There a copy
     # may only put an argument as given, or a whole buffer made in the call, into row-major order,
     # or write such a buffer back into an argument (see rearranges).
-    COPIES = frozenset({"clone", "contiguous", "_to_copy", "to"})
+    COPIES = frozenset({"clone", "contiguous", "_to_copy", "to", "narrow_copy"})
     COPIES_BETWEEN = frozenset({"copy_", "_copy_from", "_copy_from_and_resize"})
-    JOINS = frozenset({"cat", "stack", "constant_pad_nd", "repeat"})
+    JOINS = frozenset({"cat", "stack", "constant_pad_nd", "repeat", "complex"})
     Tensor = torch.Tensor
     as_device = torch.device
     stack_depth = staticmethod(torch._C._len_torch_dispatch_stack)
@@ -401,7 +410,7 @@ class TorchOpMonitor(TorchDispatchMode):
 
     def __init__(self, forbid_host_transfer: bool, watching: list[int] | None = None,
                  in_plumbing: Any = None, data_movement: bool = False, given: Any = (),
-                 launch_record: Any = None) -> None:
+                 launch_record: Any = None, inputs_given: bool = True) -> None:
         """``watching``: while this mode is entered, it holds the dispatch-mode stack's depth with this
         mode on it (the guard's watch refuses the submission's code running below that depth: torch
         code that takes the modes off the stack, its tensor printing say, then calls it back).
@@ -410,7 +419,8 @@ class TorchOpMonitor(TorchDispatchMode):
         the task's outputs (see ``COPIES``); ``given``: the call's argument tensors (what a copy
         may then read or write as they are, and memory a result may share besides what the call
         made); ``launch_record``: in such a task, the launch check's ``start_recording`` and
-        ``take_launch_facts`` (the storages the call's kernel launches took)."""
+        ``take_launch_facts`` (the bytes of memory prepared before the call that its kernels
+        took); ``inputs_given``: whether the call has input tensors (besides ``out=`` buffers)."""
         # (the base named, not super(): its __class__ cell could be swapped with no audit event)
         TorchDispatchMode.__init__(self)
         self.forbid_host_transfer = forbid_host_transfer
@@ -420,15 +430,22 @@ class TorchOpMonitor(TorchDispatchMode):
         self.host_data_bytes = 0
         self._watching = watching
         self._data_movement = data_movement
-        self._given = frozenset(self.order_of(t) for t in given if type(t) in self.PLAIN_TYPES)
-        # (a set: an argument resized during the call is the argument's memory still)
-        self._given_storages = {self.storage_of(t) for t in given if type(t) in self.PLAIN_TYPES}
-        self._new_storages: set[tuple[int, int]] = set()  # memory ops made during the call (note_new_storages)
+        given = [t for t in given if type(t) in self.PLAIN_TYPES]
+        hidden = [name for name in map(shadowed, given) if name]
+        if hidden:  # (an argument the submission dressed up in an earlier call: perf's buffers live on)
+            self.forbidden.append(shadowing_message(hidden[0]))
+            given = [t for t in given if not shadowed(t)]
+        self._given = frozenset(self.order_of(t) for t in given)
+        # storages by identity (their StorageImpl's address, which a resize or a new block keeps)
+        self._given_storages = frozenset(self.storage_of(t) for t in given)
+        self._new_storages: set[int] = set()  # memory ops made during the call (note_new_storages)
+        self._allocated: set[tuple] = set()   # the layouts buffers were allocated in (misordered_result)
         self._launch_record = launch_record
+        self._inputs_given = inputs_given
 
     def __enter__(self):
         if self._launch_record is not None:
-            self._launch_record[0]()  # what launches before this call took is not this call's
+            self._launch_record[0](self.known)  # what launches before this call took is not this call's
         entered = TorchDispatchMode.__enter__(self)
         if self._watching is not None:
             self._watching.append(self.stack_depth())
@@ -455,10 +472,16 @@ class TorchOpMonitor(TorchDispatchMode):
             # any other operator, PyTorch's compute or another library's (one of the submission's
             # own, named like an allowed op, whose kernel runs below this mode, unwatched)
             self.forbidden.append(_operator_name(func)[:120].removeprefix("aten::"))
+            if self.hidden_method(args, kwargs):
+                return func(*args, **kwargs)
             held = self.held_storages(args, kwargs)
             out = func(*args, **kwargs)
             self.note_new_storages(held, out)  # (refused already: no second reason for its result)
             return out
+        hidden = self.hidden_method(args, kwargs)
+        if hidden:  # no method of it is called: it would run the submission's attribute, unwatched
+            self.forbidden.append(shadowing_message(hidden))
+            return call(*args, **kwargs)
         unusual = self.unusual_operand(args, kwargs) or self.reinterprets(func, args, kwargs)
         if unusual:
             self.forbidden.append(f"{name}({unusual})")
@@ -487,7 +510,8 @@ class TorchOpMonitor(TorchDispatchMode):
             if rearranges:
                 self.forbidden.append(f"{name}({rearranges})")
         held = self.held_storages(args, kwargs, name in self.HOST_DATA_OPS)
-        moving = {id(t): self.storage_of(t) for t in self.tensors(args)} if name in self.RESIZING else None
+        # (what a resize may grow: the bytes each operand's storage had)
+        moving = {id(t): t.untyped_storage().nbytes() for t in self.tensors(args)} if name in self.RESIZING else None
         out = call(*args, **kwargs)
         made = self.note_new_storages(held, out, moving)
         if name in self.FILLS_MADE:
@@ -496,6 +520,7 @@ class TorchOpMonitor(TorchDispatchMode):
                 and not (self._in_plumbing is not None and self._in_plumbing()):
             for t, start in made:
                 self.poison(t, start)
+                self._allocated.add(self.allocated_layout(t))
         return out
 
     def count_made_fill(self, name, out) -> None:
@@ -513,36 +538,47 @@ class TorchOpMonitor(TorchDispatchMode):
         if storage.nbytes() > start:
             self.EMPTY(0, dtype=self.UINT8, device=t.device).set_(storage)[start:].fill_(0xFF)
 
-    def held_storages(self, args, kwargs, lifting: bool = False) -> set[tuple[int, int]]:
+    def hidden_method(self, args, kwargs) -> str | None:
+        """The name of a torch.Tensor method an operand's own attribute hides (harness/shadowing.py)."""
+        for t in self.tensors((*args, *kwargs.values())):
+            name = shadowed(t)
+            if name:
+                return name
+        return None
+
+    def known(self, storage: int) -> bool:
+        """Whether a storage (``storage_of``) is memory made during the call or an argument's."""
+        return storage in self._new_storages or storage in self._given_storages
+
+    def held_storages(self, args, kwargs, lifting: bool = False) -> set[int]:
         """The storages an op's operands hold before it runs. A tensor torch has just built from
         host data comes to ``lift_fresh`` already made: its storage counts as the op's new one
         when the tensor covers all of it (a view of a larger storage does not)."""
         held = {self.storage_of(t) for t in self.tensors((*args, *kwargs.values()))}
         # a storage handed to the op itself (set_ onto it: Triton's interpreter does, for a launch)
-        held.update((v.data_ptr(), v.nbytes()) for v in (*args, *kwargs.values()) if type(v) is self.UntypedStorage)
+        held.update(v._cdata for v in (*args, *kwargs.values()) if type(v) is self.UntypedStorage)
         if lifting and args and type(args[0]) in self.PLAIN_TYPES and args[0].storage_offset() == 0 \
                 and args[0].untyped_storage().nbytes() == args[0].numel() * args[0].element_size():
             held.discard(self.storage_of(args[0]))
         return held
 
-    def note_new_storages(self, held: set[tuple[int, int]], out, moving: dict | None = None) -> list:
+    def note_new_storages(self, held: set[int], out, moving: dict | None = None) -> list:
         """Record the storages of ``out`` that no operand held before the op (``held``): memory
-        made during the call (an allocation, a copy; a view holds its operand's). A tensor of
-        ``out`` that is the operand a resizing op moved (``moving``: its storage before, by
-        tensor) keeps what its memory was: made in the call, an argument's, or held before the
-        call. Returns the tensors whose memory is new, each with the first byte no operand's
-        values were copied into."""
+        made during the call (an allocation, a copy; a view holds its operand's). A storage keeps
+        its identity when a resize moves its bytes (a pool made before the call stays that pool:
+        rand_pool_resized.py, rand_storage_resize_reuse.py). Returns the tensors whose memory is new
+        or was grown by the op (``moving``: each operand's bytes before it), each with the first
+        byte no values were copied into."""
         made = []
         for t in self.tensors((out,)):
             storage = self.storage_of(t)
-            if not storage[0] or storage in held:
+            if not storage:
                 continue
-            before = moving.get(id(t)) if moving else None
-            if before is None or not before[0] or before in self._new_storages:
+            if storage not in held:
                 self._new_storages.add(storage)
-                made.append((t, before[1] if before else 0))
-            elif before in self._given_storages:
-                self._given_storages.add(storage)
+                made.append((t, 0))
+            elif moving and id(t) in moving and storage in self._new_storages:
+                made.append((t, moving[id(t)]))
         return made
 
     def tensors(self, values):
@@ -553,14 +589,15 @@ class TorchOpMonitor(TorchDispatchMode):
                     yield t
 
     @staticmethod
-    def storage_of(t) -> tuple[int, int]:
-        """A storage's identity: its address and size (a tensor over a part of another's memory,
-        from a buffer torch did not allocate, can start at the same address)."""
+    def storage_of(t) -> int:
+        """A storage's identity: the address of its StorageImpl, which a resize keeps (its bytes'
+        address and size are not one: storage resizes move a pool into a block freed in the call,
+        and a tensor over a buffer torch did not allocate can start where another does); 0 for
+        none (a meta or functional tensor)."""
         try:
-            storage = t.untyped_storage()
-            return (storage.data_ptr(), storage.nbytes())
-        except (RuntimeError, NotImplementedError):  # no storage (a meta or functional tensor)
-            return (0, 0)
+            return t.untyped_storage()._cdata
+        except (RuntimeError, NotImplementedError):
+            return 0
 
     def call_returned(self, outputs=()) -> None:
         """The watched call has returned ``outputs`` (its tensors): each must be memory made during
@@ -569,6 +606,11 @@ class TorchOpMonitor(TorchDispatchMode):
         sliced from it, beside a Triton launch that stores nothing). From here on, the copies made
         while still watched are the harness's own (its copy of the result), which no task's
         rearrangement rule is about."""
+        hidden = next((name for name in map(shadowed, outputs) if name), None)
+        if hidden:  # (nothing more is read of them)
+            self.forbidden.append(shadowing_message(hidden))
+            self._data_movement = False
+            return
         for t in outputs:
             if type(t) in self.PLAIN_TYPES and t.numel() \
                     and self.storage_of(t) not in self._new_storages | self._given_storages:
@@ -579,17 +621,17 @@ class TorchOpMonitor(TorchDispatchMode):
             self.forbidden.append("output(not in row-major order: in this task a view that reorders a copy does the "
                                   "work; return the dense result)")
         if self._launch_record is not None:
-            self.check_launches(*self._launch_record[1]())
+            self.check_launches(self._launch_record[1]())
         self._data_movement = False
 
-    def check_launches(self, storages: frozenset, overflow: bool) -> None:
-        """In a task whose outputs copies alone could make: the call's kernels took memory of the
-        call's arguments or made in the call only (``storages``, as they were at each launch;
-        ``overflow``: too many to list)."""
-        known = self._new_storages | self._given_storages
-        if overflow or any(storage[0] and storage not in known for storage in storages):
-            self.forbidden.append("kernel arguments(memory held before the call and not an argument's: in this task "
-                                  "a kernel reads the call's arguments and memory made in the call only)")
+    def check_launches(self, prepared_bytes: int) -> None:
+        """In a task whose outputs copies alone could make, a call given no input tensor: the
+        memory prepared before the call that its kernels took (``prepared_bytes``, judged at each
+        launch) is host data, up to ``MAX_HOST_DATA_BYTES`` with what else was built from it."""
+        if not self._inputs_given and self.host_data_bytes + prepared_bytes > self.MAX_HOST_DATA_BYTES:
+            self.forbidden.append(f"kernel arguments(over {self.MAX_HOST_DATA_BYTES} bytes of memory prepared before "
+                                  "the call read by its kernels, with the tensors built from host data: values "
+                                  "computed in advance; in this task a kernel reads memory made in the call)")
 
     @staticmethod
     def order_of(t) -> tuple:
@@ -643,8 +685,14 @@ class TorchOpMonitor(TorchDispatchMode):
 
     def misordered_result(self, outputs) -> bool:
         """In a task whose outputs copies alone could make: whether a result is not in row-major
-        order (a permuted view of a copy of the input is the permutation done by a view)."""
-        return self._data_movement and any(type(t) in self.PLAIN_TYPES and not t.is_contiguous() for t in outputs)
+        order (a permuted view of a copy of the input is the permutation done by a view), unless it
+        is a buffer as it was allocated (torch.empty_like of a transposed input, which a kernel
+        fills through its strides)."""
+        return self._data_movement and any(type(t) in self.PLAIN_TYPES and not t.is_contiguous()
+                                           and self.allocated_layout(t) not in self._allocated for t in outputs)
+
+    def allocated_layout(self, t) -> tuple:
+        return (self.storage_of(t), tuple(t.shape), tuple(t.stride()), t.storage_offset())
 
     def bulk_fill(self, name, args) -> bool:
         """A fill of a contiguous block of at least ``BULK_FILL`` elements: one value written over
@@ -687,7 +735,8 @@ class TorchOpMonitor(TorchDispatchMode):
             target = args[1] if len(args) > 1 else kwargs.get("dtype")
             source = args[0].dtype
             if isinstance(target, torch.dtype) and target != source \
-                    and not (source in self.BYTE_TYPES and target in self.BYTE_TYPES):
+                    and not (source in self.BYTE_TYPES and target in self.BYTE_TYPES) \
+                    and (source, target) not in self.COMPLEX_PARTS:
                 return (f"{source} read as {target}: bytes reinterpreted, then converted, compute; "
                         "reinterpret inside the kernel instead: x.to(tl.int32, bitcast=True)")
         return None

@@ -29,6 +29,10 @@ import os
 import sys
 from typing import Any
 
+from harness.shadowing import shadowed
+
+_OWN_DICT = object.__getattribute__  # an instance's own __dict__ (a data descriptor of its type)
+
 HOOK_ATTRIBUTES = ("pre_hook", "post_hook", "early_config_prune", "perf_model")
 # Environment variables that name or steer the programs and libraries Triton's compiler uses
 COMPILER_ENV_PREFIXES = ("TRITON_", "CUDA_", "NVIDIA_", "LD_", "PTXAS", "NVCC")
@@ -47,8 +51,6 @@ class LaunchRefused(PermissionError):
 class LaunchCheck:
     """Built before the submission is imported (it snapshots the environment and Triton's knobs)."""
 
-    # distinct storages listed per call by take_launch_facts, at most (more is an overflow)
-    MAX_LISTED_STORAGES = 4096
     # numbers the launches of one call may pass in their arguments while recording: values computed
     # in Python and passed as kernel arguments (256 a launch, each float64 as two ints in a tuple)
     # were a task's whole answer beside a kernel that only stored them (logspace_tuple_args.py);
@@ -61,7 +63,8 @@ class LaunchCheck:
         host, unseen, between two kernels that only copy). ``record_launches`` (a task whose outputs
         copies alone could make): from ``start_recording`` to ``take_launch_facts`` (one watched
         call), count the numbers the launches pass (refused past ``MAX_KERNEL_ARGUMENT_NUMBERS``)
-        and note the storages they take, for the op monitor."""
+        and the bytes of the storages they take that the op monitor does not know as the call's
+        (memory prepared before it), for the monitor."""
         import numpy
         import torch
         import triton
@@ -111,9 +114,11 @@ class LaunchCheck:
         self._vars, self._type = vars, type
         self._records_launches, self._recording = record_launches, False
         self._numbers = 0
-        self._storages: set[tuple[int, int]] = set()
-        self._overflow = False
-        self._str_types, self._len, self._frozenset = (str,), len, frozenset
+        self._known: Any = None          # the monitor's test of a storage (made in the call, or an argument's)
+        self._prepared: set[int] = set()  # storages taken that it did not know, counted once each
+        self._prepared_bytes = 0
+        self._str_types, self._len = (str,), len
+        self._callable = callable
 
     def _refuse(self, what: str) -> None:
         raise LaunchRefused(f"tampering: {what}")
@@ -140,6 +145,10 @@ class LaunchCheck:
                 self._refuse("a kernel argument is a tensor in host memory: on a GPU every tensor a kernel reads "
                              "or writes must be on the GPU (host memory a kernel can address is work done on the "
                              "host, unseen)")
+            hidden = shadowed(value)
+            if hidden:  # Triton reads data_ptr() and friends of it, with its own authority
+                self._refuse(f"a kernel argument is a tensor with an attribute of its own named {hidden!r}, which "
+                             "hides torch.Tensor's")
             if self._recording:
                 self._note_storage(value)
             return
@@ -158,9 +167,27 @@ class LaunchCheck:
                 self._argument(item, depth + 1)
             return
         if kind in self._triton_types:
+            # Triton's own type, but attributes of the instance's own are the submission's: a
+            # tl.dtype given data_ptr() was taken for a tensor and called by the interpreter
+            # (permute_copy_plumbing_attr.py); numbers they carry are counted (a tl.tuple of them)
+            try:
+                own = _OWN_DICT(value, "__dict__")
+            except AttributeError:
+                own = {}
+            for item in (own.values() if self._type(own) is dict else ()):
+                if self._callable(item):
+                    self._refuse(f"a kernel argument of Triton's type {kind.__name__} holds a callable of its own "
+                                 f"({self._type(item).__name__}): pass Triton's types as Triton makes them")
+                if self._recording and depth < 4:
+                    if self._type(item) in self._sequence_types or self._type(item) in self._triton_types:
+                        self._argument(item, depth + 1)
+                    else:
+                        self._numbers += 1
             return
         if self._plain_enum(kind):  # an IntEnum member (a reduction mode, say): an int to Triton
-            self._numbers += 1 if self._recording else 0
+            if self._recording:  # (and whatever its class carries: values in a list of its own)
+                self._numbers += 1 + sum(self._len(v) for v in self._vars(kind).values()
+                                         if self._type(v) in (list, dict))
             return
         if kind in self._numpy_types:
             self._numbers += 1 if self._recording else 0
@@ -191,30 +218,31 @@ class LaunchCheck:
         return True
 
     def _note_storage(self, tensor: Any) -> None:
+        """Count the bytes of the tensor's storage if the monitor does not know it as the call's,
+        judged now: the storage's identity (its StorageImpl's address) could be a new one's once it
+        is freed."""
         try:
             storage = tensor.untyped_storage()
-            identity = (storage.data_ptr(), storage.nbytes())
+            identity = storage._cdata
         except (RuntimeError, NotImplementedError):  # no storage (a meta tensor): nothing a kernel reads
             return
-        if self._len(self._storages) < self.MAX_LISTED_STORAGES:
-            self._storages.add(identity)
-        elif identity not in self._storages:
-            self._overflow = True
+        if self._known is not None and not self._known(identity) and identity not in self._prepared:
+            self._prepared.add(identity)
+            self._prepared_bytes += storage.nbytes()
 
-    def start_recording(self) -> None:
-        """A watched call starts: count and note its launches from none (when this check records)."""
-        self._numbers, self._overflow = 0, False
-        self._storages = set()
+    def start_recording(self, known: Any = None) -> None:
+        """A watched call starts: count its launches from none (when this check records);
+        ``known(storage)``: the op monitor's test of memory made in the call or an argument's."""
+        self._numbers, self._prepared_bytes, self._prepared = 0, 0, set()
+        self._known = known
         self._recording = self._records_launches
 
-    def take_launch_facts(self) -> tuple[frozenset, bool]:
-        """The watched call is over: the storages (address, bytes) of the tensors its launches
-        took, and whether there were more than listed. Nothing is recorded until the next start
-        (timed repetitions are not counted)."""
-        facts = (self._frozenset(self._storages), self._overflow)
-        self._recording = False
-        self._storages = set()
-        return facts
+    def take_launch_facts(self) -> int:
+        """The watched call is over: the bytes of memory prepared before it that its launches
+        took. Nothing is recorded until the next start (timed repetitions are not counted)."""
+        taken = self._prepared_bytes
+        self._recording, self._known, self._prepared, self._prepared_bytes = False, None, set(), 0
+        return taken
 
     def compiler_state_changed(self) -> str | None:
         """Why the environment or ``triton.knobs`` no longer steer Triton's compiler as before the
@@ -250,8 +278,8 @@ class LaunchCheck:
             if name != "grid":
                 self._argument(value)
         if self._numbers > self.MAX_KERNEL_ARGUMENT_NUMBERS:
-            raise LaunchRefused(f"kernel arguments: over {self.MAX_KERNEL_ARGUMENT_NUMBERS} numbers passed to kernels in "
-                                "one call: values computed on the host; compute them in a kernel")
+            raise LaunchRefused(f"host data: over {self.MAX_KERNEL_ARGUMENT_NUMBERS} numbers passed to kernels in one "
+                                "call: values computed on the host; compute them in a kernel")
         node = kernel
         for _ in range(MAX_DEPTH):
             attributes = self._vars(node) if hasattr(node, "__dict__") else {}

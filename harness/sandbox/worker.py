@@ -61,7 +61,7 @@ def format_error(exc: BaseException, submission_path: str) -> str:
     root_message = "".join(traceback.format_exception_only(type(root), root)).strip()
     if root is not exc and root_message and str(root) not in message:
         message += f"\ncaused by: {root_message}"
-    if isinstance(exc, PermissionError) and not str(exc).startswith(("guard:", "monkeypatch:", "tampering:")):
+    if isinstance(exc, PermissionError) and not str(exc).startswith(("guard:", "monkeypatch:", "tampering:", "host data:")):
         message = ("sandbox: the system refused the submission (writing outside its job directory, reading a "
                    "file hidden from it, making anything but folders and regular files there, or a privileged "
                    f"operation): {message}")
@@ -200,10 +200,14 @@ def run(job: dict, reporter: EventWriter) -> None:
     keys_watched = watch_dispatch_keys(str(submission), watching, policy, code_kinds)
     launch_record = (launch_check.start_recording, launch_check.take_launch_facts) if data_movement else None
 
-    def watch_ops(given: Any = ()) -> TorchOpMonitor:
-        """The op monitor of one call; ``given``: the call's argument tensors."""
+    def watch_ops(case: Any) -> TorchOpMonitor:
+        """The op monitor of one call on ``case`` (its argument tensors are what it is given; those
+        not passed as ``out=`` buffers its inputs)."""
+        given = tensor_leaves(list(case.args) + list(case.kwargs.values()))
+        inputs = tensor_leaves(list(case.args) + [v for k, v in case.kwargs.items() if not str(k).startswith("out")])
         return TorchOpMonitor(forbid_host_transfer=on_gpu, watching=watching, in_plumbing=launches.in_plumbing,
-                              data_movement=data_movement, given=given, launch_record=launch_record)
+                              data_movement=data_movement, given=given, launch_record=launch_record,
+                              inputs_given=bool(inputs))
     rules_sealed = seal_dispatch_rules((TorchOpMonitor,))  # (it runs a mode: before the proxies)
     originals = install_proxies()
     record_no_lazy_call_stacks()
@@ -259,7 +263,7 @@ def run(job: dict, reporter: EventWriter) -> None:
             for case_index in selected:
                 case = cases[case_index]
                 args = clone_case(case)
-                monitor = watch_ops(tensor_leaves(list(args.args) + list(args.kwargs.values())))
+                monitor = watch_ops(args)
                 trace = KernelTrace() if on_gpu else nullcontext()
                 before = launches.count
                 payload, error = None, None
