@@ -131,6 +131,7 @@ _type_name = type.__dict__["__name__"].__get__  # type's own, whatever a metacla
 # torch.Tensor's own methods, called as functions: an attribute of a tensor's own hides a method
 # from ``t.detach()``, not from these (harness/shadowing.py)
 _DETACH, _UNTYPED_STORAGE = torch.Tensor.detach, torch.Tensor.untyped_storage
+_STORAGE_PTR = torch.UntypedStorage.data_ptr
 
 
 def not_plain(obj: Any, budget: int = MAX_VALUES) -> str | None:
@@ -207,7 +208,7 @@ def argument_storages(case: Case) -> dict[str, int]:
     """Storage address of every tensor argument, keyed ``"0"``, ``"1"``... or by keyword (read
     through torch.Tensor's own method: an argument may carry attributes of the submission's)."""
     named = {str(i): a for i, a in enumerate(case.args)} | dict(case.kwargs)
-    return {k: _UNTYPED_STORAGE(v).data_ptr() for k, v in named.items() if isinstance(v, torch.Tensor)}
+    return {k: _STORAGE_PTR(_UNTYPED_STORAGE(v)) for k, v in named.items() if isinstance(v, torch.Tensor)}
 
 
 def call_case(fn: Callable[..., Any], case: Case) -> CallRecord:
@@ -221,6 +222,6 @@ def record_of(output: Any, case: Case, storages: dict[str, int]) -> CallRecord:
     storage addresses before the call, see :func:`argument_storages`)."""
     aliases = []
     for leaf in tensor_leaves(output):
-        ptr = _UNTYPED_STORAGE(leaf).data_ptr()
+        ptr = _STORAGE_PTR(_UNTYPED_STORAGE(leaf))
         aliases.append(next((k for k, p in storages.items() if p == ptr and ptr != 0), None))
     return CallRecord(output, list(case.args), dict(case.kwargs), aliases)
