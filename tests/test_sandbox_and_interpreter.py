@@ -334,6 +334,15 @@ def test_libdevice_functions_torch_names_otherwise_are_evaluated_as_cuda_defines
     assert torch.allclose(fn("__nv_j1f")(t), torch.special.bessel_j1(t))
     assert torch.allclose(fn("__nv_cyl_bessel_i0f")(t), torch.special.i0(t))
     assert torch.allclose(fn("__nv_erfcinvf")(torch.special.erfc(t)), t)
+    # C's fmod exactly, for 16 values and more too (torch's vectorised CPU fmod gave NaN for these)
+    big, tiny = torch.full((32,), 3e38), torch.full((32,), 1e-38)
+    assert torch.equal(fn("__nv_fmodf")(big, tiny), torch.from_numpy(np.fmod(big.numpy(), tiny.numpy())))
+    assert fn("__nv_frsqrt_rn")(torch.tensor([4.0])).item() == 0.5
+    assert fn("__nv_finitef")(torch.tensor([1.0, float("inf"), float("nan")])).tolist() == [True, False, False]
+    assert fn("__nv_logbf")(torch.tensor([8.0, 0.75, 0.0])).tolist() == [3.0, -1.0, -math.inf]
+    assert fn("__nv_ilogbf")(torch.tensor([8.0, 0.75])).tolist() == [3, -1]
+    assert fn("__nv_scalbnf")(torch.tensor([1.5]), torch.tensor([3])).tolist() == [12.0]
+    assert fn("__nv_popc")(torch.tensor([0, 7, -1], dtype=torch.int32)).tolist() == [0, 3, 32]
     assert fn("__nv_not_a_libdevice_function") is None
 
 

@@ -150,6 +150,17 @@ def _libdevice_fma(a, b, c):
     return a.double() * b.double() + c.double()
 
 
+def _popcount(x):
+    """CUDA's popc: the set bits of the integer's bits read as unsigned (numpy counts a signed
+    integer's absolute value)."""
+    import torch
+
+    bits = x.numpy()
+    bits = bits.view(np.uint64 if bits.itemsize == 8 else np.uint32)
+    count = getattr(np, "bitwise_count", None) or np.vectorize(lambda v: int(v).bit_count(), otypes=[np.int32])
+    return torch.from_numpy(np.asarray(count(bits)).astype(np.int32))
+
+
 @functools.lru_cache(maxsize=None)
 def _libdevice_functions() -> dict:
     """libdevice functions whose torch counterpart has another name or other rounding, or none:
@@ -173,6 +184,13 @@ def _libdevice_functions() -> dict:
         "sinpi": lambda x: torch.sin(math.pi * torch.remainder(x, 2.0)),
         "cospi": lambda x: torch.cos(math.pi * torch.remainder(x, 2.0)),
         "fma": _libdevice_fma,
+        # C's fmod, exact; torch's vectorised CPU fmod gave NaN for fmod(3e38, 1e-38) (16 or more elements)
+        "fmod": lambda a, b: torch.from_numpy(np.fmod(a.numpy(), b.numpy())),
+        "finite": torch.isfinite, "isfinite": torch.isfinite,
+        "logb": lambda x: torch.where(x == 0, -math.inf, (torch.frexp(x).exponent - 1).to(x.dtype)),
+        "ilogb": lambda x: torch.frexp(x).exponent - 1,
+        "scalbn": torch.ldexp, "ldexp": torch.ldexp,
+        "popc": _popcount, "popcll": _popcount,
         "float_as_int": lambda x: x.view(torch.int32), "int_as_float": lambda x: x.view(torch.float32),
         "double_as_longlong": lambda x: x.view(torch.int64), "longlong_as_double": lambda x: x.view(torch.float64),
     }
@@ -183,7 +201,7 @@ def _libdevice_functions() -> dict:
         for source in ("float", "double"):
             for target in ("int", "uint", "ll", "ull"):
                 functions[f"{source}2{target}_{mode}"] = to_integer
-    for op, fn in (("sqrt", torch.sqrt), ("rcp", torch.reciprocal), ("fma", functions["fma"]),
+    for op, fn in (("sqrt", torch.sqrt), ("rsqrt", torch.rsqrt), ("rcp", torch.reciprocal), ("fma", functions["fma"]),
                    ("add", torch.add), ("mul", torch.mul), ("sub", torch.sub)):
         for prefix in ("", "f", "d"):
             functions[f"{prefix}{op}_rn"] = fn
