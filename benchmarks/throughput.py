@@ -13,7 +13,8 @@ Parts (each writes its numbers into OUT/throughput.json, and a table to stdout):
   far today's timings are from the golden run's;
 - ``warm``: a warm ``harness.api.Evaluator``; ``--repeats`` sequential submissions of the bundled
   ReLU, call+exe and (on a GPU) with perf: latency p50 / p95 / max, and the median of each part of
-  a job's ``info.timing``, of ``worker_life_s`` (its main worker's start to its kill, the wait
+  a job's ``info.timing``, of ``worker_life_s`` (its main worker's start to its reaping, or its kill
+  where the reaping follows the result (a job with perf), the wait
   for its other processes, ``share_wait_s``, included) and of ``outside_worker_s`` (the rest of the
   latency: the evaluator's own work), and how many processes each submission ran in
   (``--warm-shards`` fixes that number);
@@ -241,7 +242,7 @@ def warm(repeats: int, gpu: bool, on_part=lambda results: None, shards: int | No
                 record = ev.submit(TASK, RELU).result()
                 latencies.append(time.monotonic() - t)
                 verdicts.append(record["verdict"])
-                # the worker's life (start to killed) and the rest of the latency: the evaluator's own part
+                # the worker's life (start to its end) and the rest of the latency: the evaluator's own part
                 timings.append({**(record["info"].get("timing") or {}), "worker_life_s": record["seconds"],
                                 "outside_worker_s": latencies[-1] - record["seconds"]})
                 starts.append(record["info"].get("worker_start"))

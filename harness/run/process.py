@@ -338,6 +338,8 @@ class WorkerProcess:
         if self._closed and not self._reaped:
             self._reaped = True
             self.outcome.returncode = self.proc.wait()
+            # its life includes its end (a result built before, of a job reaped later, keeps the kill's time)
+            self.outcome.seconds = time.monotonic() - self._start
             self.outcome.close_s = time.monotonic() - self._closing
             self.outcome.stderr_tail = read_tail(self._stderr, STDERR_TAIL_BYTES)
         return self.outcome
