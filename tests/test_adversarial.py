@@ -842,13 +842,13 @@ HOST_OR_REARRANGED = {
 
 # honest submissions (tests/honest/) with idioms once refused: a torch.Size as a tuple kernel
 # argument, operands broadcast with Tensor.repeat, a kernel's float64 result cast down, an output
-# grown with resize_; a @triton.jit helper or an IntEnum member as a constexpr argument, configs
-# pruned per call by the submission's autotuner, a rank padded by a view before a copy in a
-# rearranging task, CUDA_LAUNCH_BLOCKING set at import
+# grown with resize_; a @triton.jit helper or an IntEnum member as a constexpr argument, a rank
+# padded by a view before a copy in a rearranging task, CUDA_LAUNCH_BLOCKING set at import (configs
+# pruned per call by the submission's autotuner: relu_pruned_copies_hide_config in EXPECTED)
 HONEST = {"relu_shape_tuple_argument": "Activation/relu.py", "add_repeat_broadcast": "Math/add.py",
           "logspace_float64_then_cast": "Random/logspace.py", "relu_output_resized": "Activation/relu.py",
           "add_gelu_jit_function_argument": "Fusion/fused_add_gelu.py", "mse_loss_intenum_mode": "Loss/mse_loss.py",
-          "softmax_log_pruned_autotune": "Fusion/fused_softmax_log.py", "permute_copy_padded_rank": "Index/permute_copy.py",
+          "permute_copy_padded_rank": "Index/permute_copy.py",
           "sum_cuda_launch_blocking": "Reduce/sum.py",
           # a second hunt: an allocated buffer's own strides as a rearranging task's result, torch.eye,
           # torch.complex, a complex tensor viewed as floats, squeeze_, resize_as_
