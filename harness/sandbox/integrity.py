@@ -493,10 +493,7 @@ class TorchOpMonitor(TorchDispatchMode):
         elif self.forbid_host_transfer and name in self.TRANSFERS and self.crosses_devices(args, kwargs):
             self.forbidden.append(f"{name}(host<->device: make small tensors with device=, not on the host and then moved)")
         elif name in self.SCALAR_OPS and not self.bulk_fill(name, args):
-            what = self.SCALAR_OPS[name]
-            count = self.scalar_ops[what] = self.scalar_ops.get(what, 0) + 1
-            if count == self.MAX_SCALAR_OPS + 1:
-                self.forbidden.append(f"{name}(over {self.MAX_SCALAR_OPS} {what} in one call: element-wise work on the host)")
+            self.count_scalar_op(name, self.SCALAR_OPS[name])
         elif name in self.HOST_DATA_OPS and args and type(args[0]) in self.PLAIN_TYPES:
             before = self.host_data_bytes
             # the whole storage: a tensor torch just built from host data covers its own, and
@@ -526,11 +523,15 @@ class TorchOpMonitor(TorchDispatchMode):
     def count_made_fill(self, name, out) -> None:
         """Count a tensor made from numbers the wrapper passed (``FILLS_MADE``) as a fill, unless
         it is a bulk one (see ``bulk_fill``)."""
-        if type(out) in self.PLAIN_TYPES and out.numel() >= self.BULK_FILL and out.is_contiguous():
-            return
-        count = self.scalar_ops["fills"] = self.scalar_ops.get("fills", 0) + 1
+        if not (type(out) in self.PLAIN_TYPES and out.numel() >= self.BULK_FILL and out.is_contiguous()):
+            self.count_scalar_op(name, "fills")
+
+    def count_scalar_op(self, name, what: str) -> None:
+        """One more of ``what`` (scalar reads, fills) in this call; the first past
+        ``MAX_SCALAR_OPS`` is refused."""
+        count = self.scalar_ops[what] = self.scalar_ops.get(what, 0) + 1
         if count == self.MAX_SCALAR_OPS + 1:
-            self.forbidden.append(f"{name}(over {self.MAX_SCALAR_OPS} fills in one call: element-wise work on the host)")
+            self.forbidden.append(f"{name}(over {self.MAX_SCALAR_OPS} {what} in one call: element-wise work on the host)")
 
     def poison(self, t, start: int) -> None:
         """Fill the bytes of ``t``'s storage from ``start`` on with 0xFF (NaN, -1)."""
