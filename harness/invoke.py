@@ -204,24 +204,56 @@ def clone_case(case: Case) -> Case:
     return new
 
 
-def argument_storages(case: Case) -> dict[str, int]:
-    """Storage address of every tensor argument, keyed ``"0"``, ``"1"``... or by keyword (read
-    through torch.Tensor's own method: an argument may carry attributes of the submission's)."""
-    named = {str(i): a for i, a in enumerate(case.args)} | dict(case.kwargs)
-    return {k: _STORAGE_PTR(_UNTYPED_STORAGE(v)) for k, v in named.items() if isinstance(v, torch.Tensor)}
+@dataclass(frozen=True)
+class Arguments:
+    """A case's arguments as a call is handed them: the tensor objects inside every container
+    (``held``: lists, tuples and dicts rebuilt around the same tensors) and the storage address of
+    each, keyed ``"0"``, ``"1"``... or by keyword, with ``[i]`` / ``[key]`` for what a container
+    holds (``"0[2]"``, ``"out[1]"``). The state judged after the call is the held tensors': a call
+    that replaces a list's entries instead of updating them leaves the caller's tensors unchanged
+    (tests/adversarial/adam_list_entries_swapped.py), and a result that is a tensor inside an
+    ``out=`` tuple names it (tests/adversarial/min_gelu_tuple_out_not_returned.py)."""
+
+    args: tuple
+    kwargs: dict[str, Any]
+    storages: dict[str, int]
+
+
+def arguments_of(case: Case) -> Arguments:
+    """The :class:`Arguments` of ``case`` before its call (tensors read through torch.Tensor's own
+    methods: an argument may carry attributes of the submission's; containers through the built-in
+    types' own iterators)."""
+    storages: dict[str, int] = {}
+
+    def held(obj: Any, key: str) -> Any:
+        kind = type(obj)
+        if isinstance(obj, torch.Tensor):
+            storages[key] = _STORAGE_PTR(_UNTYPED_STORAGE(obj))
+            return obj
+        if kind is list:
+            return [held(x, f"{key}[{i}]") for i, x in enumerate(list.__iter__(obj))]
+        if kind is tuple:
+            return tuple(held(x, f"{key}[{i}]") for i, x in enumerate(tuple.__iter__(obj)))
+        if kind is dict:
+            return {k: held(v, f"{key}[{k}]") for k, v in dict.items(obj)}
+        return obj
+
+    args = tuple(held(a, str(i)) for i, a in enumerate(case.args))
+    kwargs = {k: held(v, k) for k, v in case.kwargs.items()}
+    return Arguments(args, kwargs, storages)
 
 
 def call_case(fn: Callable[..., Any], case: Case) -> CallRecord:
     """Call ``fn`` on ``case`` (which it may mutate) and capture the result."""
-    storages = argument_storages(case)
-    return record_of(fn(*case.args, **case.kwargs), case, storages)
+    before = arguments_of(case)
+    return record_of(fn(*case.args, **case.kwargs), before)
 
 
-def record_of(output: Any, case: Case, storages: dict[str, int]) -> CallRecord:
-    """The record of a call on ``case`` that returned ``output`` (``storages``: the arguments'
-    storage addresses before the call, see :func:`argument_storages`)."""
+def record_of(output: Any, before: Arguments) -> CallRecord:
+    """The record of a call handed ``before`` (see :func:`arguments_of`) that returned ``output``:
+    the arguments' state after it is the state of the tensors it was handed."""
     aliases = []
     for leaf in tensor_leaves(output):
         ptr = _STORAGE_PTR(_UNTYPED_STORAGE(leaf))
-        aliases.append(next((k for k, p in storages.items() if p == ptr and ptr != 0), None))
-    return CallRecord(output, list(case.args), dict(case.kwargs), aliases)
+        aliases.append(next((k for k, p in before.storages.items() if p == ptr and ptr != 0), None))
+    return CallRecord(output, list(before.args), dict(before.kwargs), aliases)

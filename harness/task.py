@@ -110,9 +110,12 @@ class Task:
         digest = hashlib.sha256(f"{seed}:{self.id}:{kind}".encode()).digest()
         return int.from_bytes(digest[:8], "little") & 0x7FFF_FFFF_FFFF_FFFF
 
-    def correctness_cases(self, seed: int, device: str | torch.device = "cpu") -> list[Case]:
-        """The correctness cases for ``seed`` on ``device`` (deterministic)."""
-        return list(self.module.cases(Inputs(self.case_seed(seed, "exe"), device)))
+    def correctness_cases(self, seed: int, device: str | torch.device = "cpu", config: int = 0) -> list[Case]:
+        """The correctness cases for ``seed`` on ``device`` (deterministic). ``config``: the pass of
+        exe they are for (one per autotune config, see sandbox/autotune.py); each pass draws values
+        of its own for the same cases, so no pass can be answered from what an earlier one returned
+        (tests/adversarial/autotune_config_answered_from_cache.py)."""
+        return list(self.module.cases(Inputs(self.case_seed(seed, "exe" if config == 0 else f"exe:{config}"), device)))
 
     def perf_cases(self, seed: int, device: str | torch.device = "cpu", input_set: int = 0) -> list[Case]:
         """The timing cases for ``seed`` on ``device`` (deterministic); empty if the task has none.

@@ -93,6 +93,9 @@ EXPECTED = {
     # an autotune pruner returning copies of its configs: every pin ran the first config, and the
     # wrong one (BLOCK=128) was never checked; now each runs and the wrong one is found
     "relu_pruned_copies_hide_config": ("wrong", "exe", "BLOCK=128"),
+    # a later config's calls answered from what the first config returned for the same values:
+    # each config's pass is given values of its own, so the wrong config is found
+    "autotune_config_answered_from_cache": ("wrong", "exe", "BLOCK=128"),
     # blinding the monitors or forging their counts
     "blind_thread": ("integrity", "call", "start_"),
     "blind_dispatch": ("integrity", "call", "_DisableTorchDispatch"),
@@ -837,6 +840,10 @@ HOST_OR_REARRANGED = {
     # a pool freed in the call and its block taken back by torch.empty, values intact: a new
     # buffer is filled with 0xFF bytes (NaN) in such a task before anything reads it
     ("Random/rand.py", "rand_stale_allocation"): ("wrong", "nan"),
+    # in-place and out= semantics inside containers: Adam's list entries replaced by updated copies
+    # (the caller's tensors never change), a tuple out='s tensors filled but clones returned
+    ("Optimizer/Adam.py", "adam_list_entries_swapped"): ("wrong", "must be argument 0[0] itself"),
+    ("Reduce/min_gelu.py", "min_gelu_tuple_out_not_returned"): ("wrong", "must be argument out[0] itself"),
 }
 
 

@@ -32,3 +32,79 @@ def test_embedding_renorm_of_no_rows_changes_nothing():
     before = weight.clone()
     out = reference(torch.empty(0, 2, dtype=torch.int64), weight, torch.zeros(0, 2, 3), max_norm=0.1)
     assert out.shape == (0, 2, 3) and torch.equal(weight, before)
+
+
+def _holds(value, found):
+    """The tensors inside a container argument, with the container they sit in."""
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            if isinstance(item, torch.Tensor):
+                found.append((value, item))
+            _holds(item, found)
+    elif isinstance(value, dict):
+        _holds(list(value.values()), found)
+    return found
+
+
+def test_references_update_the_tensors_their_container_arguments_hold():
+    """The state judged after a call is that of the tensors the call was handed (harness/invoke.py
+    Arguments): sound only while no reference replaces a container's entries instead of updating
+    them. Every case of every task with tensors inside a list, tuple or dict argument is checked."""
+    from harness.invoke import call_case, clone_case
+    from harness.task import all_tasks
+    checked = 0
+    for task in all_tasks().values():
+        for case in task.correctness_cases(0):
+            case = clone_case(case)
+            held = _holds(list(case.args) + list(case.kwargs.values()), [])
+            if not held:
+                continue
+            before = [(container, id(item), [id(x) for x in container]) for container, item in held
+                      if isinstance(container, list)]
+            call_case(task.reference, case)
+            for container, _, ids in before:
+                assert [id(x) for x in container] == ids, (task.id, case.label)
+            checked += 1
+    assert checked >= 10  # Adam's params list, out=(values, indices) tuples, ...
+
+
+def test_a_call_is_judged_on_the_tensors_it_was_handed():
+    """A list argument whose entries the call replaces is judged by the tensors it held before; a
+    result that is a tensor inside an out= tuple names it ("out[1]")."""
+    from harness.invoke import call_case
+    from harness.taskdef import Case
+    values, indices = torch.zeros(3), torch.zeros(3, dtype=torch.int64)
+    params = [torch.zeros(3)]
+
+    def swaps(params, out):
+        params[0] = torch.ones(3)
+        return out[1], params[0]
+
+    record = call_case(swaps, Case("c", params, out=(values, indices)))
+    assert record.aliases == ["out[1]", None]
+    assert torch.equal(record.args_after[0][0], torch.zeros(3))  # the tensor handed in, not its stand-in
+
+
+def test_each_config_pass_draws_values_of_its_own():
+    """Autotune config passes get the same cases with other values: a submission cannot answer a
+    later config's calls from what an earlier one returned."""
+    task = get_task("Activation/relu.py")
+    first, second, again = task.correctness_cases(5), task.correctness_cases(5, config=1), task.correctness_cases(5, config=1)
+    assert [c.label for c in first] == [c.label for c in second]
+    same = lambda a, b: a.shape == b.shape and torch.allclose(a, b, rtol=0, atol=0, equal_nan=True)  # noqa: E731
+    assert all(same(a.args[0], b.args[0]) for a, b in zip(second, again))  # deterministic
+    differ = sum(not same(a.args[0], b.args[0]) for a, b in zip(first, second) if a.args[0].numel() > 1)
+    assert differ >= len(first) // 2, differ
+
+
+def test_later_config_passes_are_kept_for_the_last_ones_used(monkeypatch):
+    """The first pass's references stay for the run; later passes' are bounded (an evaluator that
+    lives for days must not keep one per task and config)."""
+    from harness.run import reference
+    computed = []
+    monkeypatch.setattr(reference, "compute_reference", lambda task, seed, device, config=0: computed.append(config) or [config])
+    monkeypatch.setattr(reference.ReferenceCache, "LATER_PASSES", 2)
+    cache, task = reference.ReferenceCache(), get_task("Activation/relu.py")
+    for config in (0, 1, 2, 3, 0, 3, 1):
+        assert cache.get(task, 7, "cpu", config) == [config]
+    assert computed == [0, 1, 2, 3, 1]  # pass 1 was dropped when 3 came; 0 and 3 were found

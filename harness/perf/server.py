@@ -43,7 +43,7 @@ import torch
 from harness import protocol
 from harness.compare import judge_saved
 from harness.bounded_io import UntrustedFileError, load_sealed_tensors, load_tensors, save_tensors
-from harness.invoke import (CallRecord, ForeignValue, argument_storages, call_case, clone_case, detached,
+from harness.invoke import (CallRecord, ForeignValue, arguments_of, call_case, clone_case, detached,
                             not_plain, record_of, saved_payload_limit)
 from harness.kept import changed_leaves, kept_record
 from harness.perf.roofline import case_dtype
@@ -322,7 +322,7 @@ class PerfServer:
         case = self.cases[index]
         fn = self.sides[command["side"]]
         keep = command.get("keep")
-        storages = argument_storages(case.buffers)
+        before = arguments_of(case.buffers)
 
         def after(rep: int, output: Any) -> None:
             # before anything reads the result: a torch mode the call left on the stack would run
@@ -336,7 +336,7 @@ class PerfServer:
                 raise ForeignValue(f"tampering: timed repetition {rep} returned {foreign} (return plain tensors, "
                                    "tuples, lists, dicts or numbers)")
             if rep == keep:
-                self._timed[index] = self._kept(record_of(output, case.buffers, storages), index)
+                self._timed[index] = self._kept(record_of(output, before), index)
 
         # none of the submission's code may run but its timed calls themselves: a clock or any other
         # name the timer's steps look up, swapped during one call for the timer's next steps and put

@@ -10,6 +10,7 @@ from harness.bounded_io import load_tensors
 from harness.compare import judge_saved
 from harness.invoke import CallRecord, saved_payload_limit, saved_tensor_limit
 from harness.run.process import WorkerOutcome
+from harness.run.reference import PassInputs
 from harness.task import Task
 from harness.taskdef import Case, tensor_leaves
 from harness.tiers import CORE, EDGE, case_traits
@@ -61,21 +62,21 @@ def crash_text(stderr_tail: str, limit: int = 1000) -> str:
     return text[start:start + limit] if start >= 0 else text[-limit:]
 
 
-def judge_worker(task: Task, outcome: WorkerOutcome, cases: list[Case], expected: list[CallRecord]) -> Judgement:
+def judge_worker(task: Task, outcome: WorkerOutcome, inputs: PassInputs) -> Judgement:
     """Verdicts for one worker run (or the outcomes of a job's workers merged into one, see
     run/shards.py). The calls the worker finished are judged even when it then timed out, crashed
     or raised (partial credit), never when it broke the protocol or an integrity rule."""
     report = outcome.report
 
     def kept() -> list[dict]:
-        verdicts = judge_calls(task, cases, expected, outcome.call_files, outcome.calls, _configs(report),
+        verdicts = judge_calls(task, inputs, outcome.call_files, outcome.calls, _configs(report),
                                names_in((report or {}).get("triton_kernels")))
         return [] if isinstance(verdicts, str) else _public(verdicts)
 
     if outcome.protocol_error:
         return _failed_at(outcome.stage, StageResult(INTEGRITY, f"protocol: {outcome.protocol_error}"))
     if outcome.stopped_early and (report or {}).get("status") != INTEGRITY:
-        return _judge_stopped(task, outcome, cases, expected)
+        return _judge_stopped(task, outcome, inputs)
     if outcome.timed_out:
         return _failed_at(outcome.stage, StageResult(TIMEOUT, f"{outcome.stage} stage exceeded its time limit"), kept())
     if report is None:
@@ -103,10 +104,10 @@ def judge_worker(task: Task, outcome: WorkerOutcome, cases: list[Case], expected
     configs = report.get("configs") or [""]
     if not isinstance(configs, list) or not 0 < len(configs) <= MAX_CONFIGS:
         return Judgement(StageResult(OK), StageResult(INTEGRITY, f"protocol: the worker reported {len(configs) if isinstance(configs, list) else 'no list of'} autotune configs (at most {MAX_CONFIGS})"))
-    if not (len(outcome.calls) == report.get("calls") == len(cases) * len(configs)):
+    if not (len(outcome.calls) == report.get("calls") == inputs.count * len(configs)):
         return Judgement(StageResult(OK), StageResult(INTEGRITY, f"protocol: {len(outcome.calls)} calls reported, "
-                                                                 f"{len(cases) * len(configs)} expected"))
-    verdicts = judge_calls(task, cases, expected, outcome.call_files, outcome.calls, _configs(report),
+                                                                 f"{inputs.count * len(configs)} expected"))
+    verdicts = judge_calls(task, inputs, outcome.call_files, outcome.calls, _configs(report),
                            names_in(report.get("triton_kernels")))
     return _stages_from(verdicts)
 
@@ -126,25 +127,25 @@ def _stages_from(verdicts: list[dict] | str, note: str = "") -> Judgement:
     return Judgement(StageResult(OK), StageResult(OK), _public(verdicts))
 
 
-def _judge_stopped(task: Task, outcome: WorkerOutcome, cases: list[Case], expected: list[CallRecord]) -> Judgement:
+def _judge_stopped(task: Task, outcome: WorkerOutcome, inputs: PassInputs) -> Judgement:
     """A job the parent stopped at a wrong call (fail-fast): the calls its processes finished, judged
     as usual, with the kernel names its call-stage event carried (it sent no report)."""
     started = next((e for e in outcome.events if e.get("event") == protocol.STAGE and e.get("stage") == protocol.CALL),
                    {})
-    verdicts = judge_calls(task, cases, expected, outcome.call_files, outcome.calls, [],
+    verdicts = judge_calls(task, inputs, outcome.call_files, outcome.calls, [],
                            names_in(started.get("triton_kernels")))
     return _stages_from(verdicts, f"\n(stopped at this job's first wrong case: fail-fast; "
                                   f"{len(outcome.calls)} call(s) made)")
 
 
-def fails_numerically(task: Task, cases: list[Case], expected: list[CallRecord], event: dict, path: Path) -> bool:
+def fails_numerically(task: Task, inputs: PassInputs, event: dict, path: Path) -> bool:
     """Whether one reported call is wrong (its outputs differ from the reference): fail-fast's test,
     made as each call is reported. Without the kernel names a call can only look more like library
     work, never less, so a call wrong here is wrong in the final judgement too. Anything unexpected
     answers False: the job then runs on and the final judgement (which judges every call again)
     decides."""
     try:
-        verdicts = judge_calls(task, cases, expected, [path], [event], [], [])
+        verdicts = judge_calls(task, inputs, [path], [event], [], [])
     except Exception:  # noqa: BLE001 - whatever the worker sent, the follow loop must not break
         return False
     return isinstance(verdicts, list) and len(verdicts) == 1 and verdicts[0]["status"] == WRONG
@@ -161,7 +162,7 @@ def _failed_at(stage: str | None, result: StageResult, cases: list[dict] | None 
     return Judgement(StageResult(OK), result, cases or [])
 
 
-def judge_calls(task: Task, cases: list[Case], expected: list[CallRecord], files: list[Path], calls: list[dict],
+def judge_calls(task: Task, inputs: PassInputs, files: list[Path], calls: list[dict],
                 configs: list[str], triton_names: list[str]) -> list[dict] | str:
     """The verdict of every call the worker reported done (its signed ``call_done`` events, in
     order, each with its tensor file in ``files``): integrity (Triton did the work), its error if it
@@ -169,13 +170,14 @@ def judge_calls(task: Task, cases: list[Case], expected: list[CallRecord], files
     says why the calls are malformed."""
     verdicts, seen = [], set()
     for n, (event, path) in enumerate(zip(calls, files)):
-        fact = _fact(event.get("facts"), len(cases), MAX_CONFIGS)
+        fact = _fact(event.get("facts"), inputs.count, MAX_CONFIGS)
         if isinstance(fact, str):
             return fact
         if (fact[0], fact[1]) in seen:
             return "a call is reported twice"
         seen.add((fact[0], fact[1]))
         payload = None
+        cases, expected = inputs.of(fact[1])  # the values that config's pass was given
         if fact[5] is None:
             try:
                 payload = load_tensors(path, saved_payload_limit([expected[fact[0]]]),

@@ -1,47 +1,93 @@
 """Expected outputs, computed in the trusted parent and kept only in its memory.
 
-One entry per (task, seed, device): the reference called on a layout-preserving copy of every
+One entry per (task, seed, device, config pass): the reference called on a layout-preserving copy of every
 correctness case, captured exactly as a submission's call is (see invoke.py).
 """
 
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
+from typing import Callable
 
 import torch
 
 from harness.invoke import CallRecord, call_case, clone_case
 from harness.precision import pin_precision
 from harness.task import Task
+from harness.taskdef import Case
 
 
 class ReferenceCache:
     """Thread-safe memo of reference results. Each entry is computed once, under its own lock: a job
     waits only for its own task's reference, never for another task's (some take seconds, e.g. a
-    special function whose CUDA kernel PyTorch compiles at its first call)."""
+    special function whose CUDA kernel PyTorch compiles at its first call). The first config pass's
+    entries are kept for the run; the later passes' (only submissions with several autotune configs
+    need them) are kept for the ``LATER_PASSES`` used last, which bounds what a long-lived evaluator
+    holds."""
+
+    LATER_PASSES = 32
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._entry_locks: dict[tuple[str, int, str], threading.Lock] = {}
-        self._cache: dict[tuple[str, int, str], list[CallRecord]] = {}
+        self._entry_locks: dict[tuple[str, int, str, int], threading.Lock] = {}
+        self._cache: dict[tuple[str, int, str, int], list[CallRecord]] = {}
+        self._later: OrderedDict[tuple[str, int, str, int], list[CallRecord]] = OrderedDict()
 
-    def get(self, task: Task, seed: int, device: str) -> list[CallRecord]:
-        key = (task.id, seed, device)
+    def get(self, task: Task, seed: int, device: str, config: int = 0) -> list[CallRecord]:
+        """The expected outputs of ``task``'s correctness cases of config pass ``config``."""
+        key = (task.id, seed, device, config)
         with self._lock:
             entry_lock = self._entry_locks.setdefault(key, threading.Lock())
         with entry_lock:
-            if key not in self._cache:
-                self._cache[key] = compute_reference(task, seed, device)
-            return self._cache[key]
+            with self._lock:
+                found = self._cache.get(key) or self._later.get(key)
+                if found is not None and config:
+                    self._later.move_to_end(key)
+            if found is not None:
+                return found
+            records = compute_reference(task, seed, device, config)
+            with self._lock:
+                if not config:
+                    self._cache[key] = records
+                else:
+                    self._later[key] = records
+                    while len(self._later) > self.LATER_PASSES:
+                        gone, _ = self._later.popitem(last=False)
+                        self._entry_locks.pop(gone, None)
+            return records
 
 
-def compute_reference(task: Task, seed: int, device: str) -> list[CallRecord]:
-    """Run the task's reference on each correctness case."""
+def compute_reference(task: Task, seed: int, device: str, config: int = 0) -> list[CallRecord]:
+    """Run the task's reference on each correctness case (of config pass ``config``)."""
     pin_precision(torch)
     records = []
-    for case in task.correctness_cases(seed, device):
+    for case in task.correctness_cases(seed, device, config):
         record = call_case(task.reference, clone_case(case))
         records.append(CallRecord.from_payload(record.to_payload()))
     if device.startswith("cuda"):
         torch.cuda.synchronize(device)
     return records
+
+
+class PassInputs:
+    """A job's correctness cases and their expected outputs, per config pass of exe (each pass draws
+    values of its own: Task.correctness_cases). The first pass's come with the job; a later pass's
+    are drawn and computed when its first call is judged (``draw(config)``), once."""
+
+    def __init__(self, cases: list[Case], expected: list[CallRecord],
+                 draw: Callable[[int], tuple[list[Case], list[CallRecord]]]) -> None:
+        self._passes = {0: (cases, expected)}
+        self._draw = draw
+        self._lock = threading.Lock()  # fail-fast's checks and the final judgement may ask at once
+        self.count = len(cases)  # every pass has the same cases (labels, count), with its own values
+
+    def of(self, config: int) -> tuple[list[Case], list[CallRecord]]:
+        """The cases and expected outputs of config pass ``config``."""
+        with self._lock:
+            if config not in self._passes:
+                cases, expected = self._draw(config)
+                if len(cases) != self.count or len(expected) != self.count:
+                    raise RuntimeError(f"config pass {config} drew {len(cases)} cases, the first {self.count}")
+                self._passes[config] = (cases, expected)
+            return self._passes[config]

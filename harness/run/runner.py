@@ -23,6 +23,7 @@ from harness.config import (ENV_NO_SPARES, ENV_NO_ZYGOTE, ENV_PERF_ON_CPU, GPU, 
                             StageLimits, resolve_seed)
 from harness.perf.metrics import implausible_timing, job_metrics
 from harness.files import remove_tree
+from harness.invoke import CallRecord
 from harness.report.summary import write_reports
 from harness.report.quality import code_quality
 from harness.run.environment import baseline_env, physical_gpu, private_dirs, visible_devices, worker_env
@@ -34,12 +35,13 @@ from harness.run.judge import fails_numerically, judge_worker
 from harness.run.perf_stage import baseline_dir, run_perf, start_baseline
 from harness.run.quiet import JobClock, QuietGpu
 from harness.run.process import WorkerProcess
-from harness.run.reference import ReferenceCache
+from harness.run.reference import PassInputs, ReferenceCache
 from harness.run.shards import JobWorkers, ProcessSlots, shares_wanted, split_cases
 from harness.run.teardown import Teardowns
 from harness.run.submissions import Job
 from harness.run.zygote import Zygote
 from harness.task import get_task
+from harness.taskdef import Case
 from harness.verdicts import CRASHED, ERROR, HARNESS_ERROR, INTEGRITY, SKIPPED, JobResult, StageResult, core_passed
 
 # Largest file a worker may write when perf runs: its check-set results at perf sizes (outputs and
@@ -471,10 +473,15 @@ class Evaluator:
                 with self._parent_gpu_work(slot):
                     expected = self.references.get(task, self.config.seed, device)
                 timing["reference_s"] = time.monotonic() - clock
+
+                def later_pass(config: int) -> tuple[list[Case], list[CallRecord]]:  # judged in _parent_gpu_work
+                    return (task.correctness_cases(self.config.seed, device, config),
+                            self.references.get(task, self.config.seed, device, config))
+                inputs = PassInputs(cases, expected, later_pass)
                 if self.config.fail_fast:
                     def failing(event: dict, path: Path) -> Any:
                         with self._parent_gpu_work(slot):
-                            return fails_numerically(task, cases, expected, event, path)
+                            return fails_numerically(task, inputs, event, path)
                     workers.stop_at_first_wrong(failing)
                 workers.follow(limits)
                 timing["share_wait_s"] = workers.share_wait_s
@@ -484,7 +491,7 @@ class Evaluator:
                     worker.close()  # done (or dead): its exit code and stderr go into the verdict
                 clock = time.monotonic()
                 with self._parent_gpu_work(slot):
-                    call, exe, verdicts = judge_worker(task, workers.outcome(), cases, expected)
+                    call, exe, verdicts = judge_worker(task, workers.outcome(), inputs)
                 foreign = _foreign_code(job, workers.workers)
                 if foreign:
                     call, exe, verdicts = StageResult(HARNESS_ERROR, foreign), StageResult(SKIPPED, "harness error"), []

@@ -258,6 +258,8 @@ def run(job: dict, reporter: EventWriter) -> None:
     reporter.emit(protocol.STAGE, stage=protocol.CALL, cases=len(selected), configs=config_count(autotuners),
                   triton_kernels=triton_names)
     for index in range(config_count(autotuners)):
+        if index:  # each config's pass is given values of its own (Task.correctness_cases)
+            cases = task.correctness_cases(seed, device, index)
         with pinned_configs(autotuners, index) as pins:
             configs.append(pins)
             for case_index in selected:
