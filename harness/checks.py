@@ -174,3 +174,20 @@ def statistics_device(t: torch.Tensor, float64_copies: int) -> torch.device:
         if free >= 2 * float64_copies * 8 * t.numel():
             return t.device
     return torch.device("cpu")
+
+
+def judge_positions(n: int, k: int, device: torch.device | str = "cpu") -> torch.Tensor:
+    """``min(n, k)`` distinct positions in ``range(n)``, drawn by the judge after the call from a
+    seed of its own (``secrets``): a test across calls that remembers the values at these positions
+    reads a spread of the whole output no submission can predict (a prefix it could make fresh
+    while the rest repeats: tests/adversarial/rand_fixed_stream_past_prefix.py)."""
+    import secrets
+    if n <= k:
+        return torch.arange(n, device=device)
+    gen = torch.Generator(device="cpu").manual_seed(secrets.randbits(63))
+    # twice as many draws as wanted, the distinct ones in random order: distinct positions without
+    # the O(n) cost of a permutation of a large output
+    drawn = torch.unique(torch.randint(n, (2 * k,), generator=gen))
+    while drawn.numel() < k:  # (k close to n: draw again)
+        drawn = torch.unique(torch.cat([drawn, torch.randint(n, (2 * k,), generator=gen)]))
+    return drawn[torch.randperm(drawn.numel(), generator=gen)[:k]].to(device)

@@ -8,6 +8,8 @@ from typing import Any
 
 import torch
 
+from harness.checks import judge_positions
+
 # -- dropout (training mode) ----------------------------------------------------------------------
 # A dropout mask is random, so a candidate's output cannot match PyTorch's. What is determined: each
 # element is either its "kept" value (the deterministic pre-dropout value scaled by 1/(1-p), carried
@@ -20,7 +22,9 @@ import torch
 # probability below 1e-7.
 DROPOUT_ALPHA = 1e-9
 DROPOUT_LAG_ELEMENTS = 1 << 24  # the lag tests read at most this many leading elements
-DROPOUT_PREFIX = 4096  # leading mask bits remembered per call for the across-calls test
+DROPOUT_ACROSS_SAMPLE = 4096  # mask bits remembered per call for the across-calls test, at positions
+# the judge draws over the whole mask (a leading stretch could be fresh while the rest repeats:
+# tests/adversarial/dropout_fixed_mask_past_prefix.py)
 
 
 def binomial_deviation(n: int, q: float, alpha: float = DROPOUT_ALPHA) -> float:
@@ -127,19 +131,21 @@ def check_dropout(output: Any, kept: torch.Tensor, dropped: torch.Tensor | float
         if msg:
             return msg + " -- the mask is not independent across positions (a stream reused per block or row?)"
     if history is not None:
-        head_m, head_d = mask[:DROPOUT_PREFIX].cpu(), decided[:DROPOUT_PREFIX].cpu()
-        for other_label, (om, od, op) in history:
-            if other_label == label:
-                continue
+        earlier = [entry for entry in history if entry[0] != label]  # (the same case judged again: a re-judge)
+        for other_label, (positions, om, od, op) in earlier:
             q = p * op + (1.0 - p) * (1.0 - op)
-            k = min(head_m.numel(), om.numel())
-            both = head_d[:k] & od[:k]
+            shared = positions < mask.numel()
+            at = positions[shared].to(dev)
+            both = decided[at].cpu() & od[shared]
             pairs = int(both.sum())
             if pairs < 64:
                 continue
-            agree = int(((head_m[:k] == om[:k]) & both).sum())
-            msg = _binomial_failure(agree, pairs, q, f"{where}: mask bits equal to those of the earlier call {other_label!r}")
+            agree = int(((mask[at].cpu() == om[shared]) & both).sum())
+            msg = _binomial_failure(agree, pairs, q, f"{where}: mask bits (at positions drawn by the judge) equal to "
+                                                     f"those of the earlier call {other_label!r}")
             if msg:
                 return msg + " -- the seed is not fresh per call"
-        history.append((label, (head_m, head_d, p)))
+        positions = judge_positions(mask.numel(), DROPOUT_ACROSS_SAMPLE)
+        at = positions.to(dev)
+        history[:] = earlier + [(label, (positions, mask[at].cpu(), decided[at].cpu(), p))]
     return None

@@ -840,11 +840,21 @@ HOST_OR_REARRANGED = {
     # a pool freed in the call and its block taken back by torch.empty, values intact: a new
     # buffer is filled with 0xFF bytes (NaN) in such a task before anything reads it
     ("Random/rand.py", "rand_stale_allocation"): ("wrong", "nan"),
+}
+# honest Triton work, wrong by the task's description, that the checks let pass
+WRONG_BUT_UNSEEN = {
     # in-place and out= semantics inside containers: Adam's list entries replaced by updated copies
     # (the caller's tensors never change), a tuple out='s tensors filled but clones returned
     ("Optimizer/Adam.py", "adam_list_entries_swapped"): ("wrong", "must be argument 0[0] itself"),
     ("Reduce/min_gelu.py", "min_gelu_tuple_out_not_returned"): ("wrong", "must be argument out[0] itself"),
+    # random numbers: a stream fresh only in the values the across-calls test remembered (the first
+    # 64, the mask's first 4,096), one stream shifted per call, 24 random bits shifted off the grid
+    ("Random/rand.py", "rand_fixed_stream_past_prefix"): ("wrong", "the seed is not fresh per call"),
+    ("Random/rand.py", "rand_rotated_fixed_stream"): ("wrong", "not independent of an earlier call's"),
+    ("Random/rand.py", "rand_low_resolution_offset"): ("wrong", "carry too few random bits"),
+    ("Fusion/fused_hardshrink_dropout.py", "dropout_fixed_mask_past_prefix"): ("wrong", "the seed is not fresh per call"),
 }
+OTHER_TASKS = HOST_OR_REARRANGED | WRONG_BUT_UNSEEN
 
 
 # honest submissions (tests/honest/) with idioms once refused: a torch.Size as a tuple kernel
@@ -885,9 +895,10 @@ def test_outputs_rearranged_by_torch_or_computed_on_the_host_are_refused(tmp_pat
     """The whole answer made by PyTorch's copies (a clone of a permuted view, a cat of narrowed
     ones) in a task whose work is that rearrangement, or computed in Python and uploaded as a tensor
     built from a list, each beside a Triton launch that stores nothing, was `ok`: now `integrity`.
-    The bundled solutions of the same tasks, and the honest files of tests/honest/, stay `ok`."""
-    rows = [{"file": task, "predict": _source(name), "sample_id": i} for i, (task, name) in enumerate(HOST_OR_REARRANGED)]
-    tasks = sorted({task for task, _ in HOST_OR_REARRANGED})
+    So are the other tasks' attacks (WRONG_BUT_UNSEEN: `wrong`). The bundled solutions of the same
+    tasks, and the honest files of tests/honest/, stay `ok`."""
+    rows = [{"file": task, "predict": _source(name), "sample_id": i} for i, (task, name) in enumerate(OTHER_TASKS)]
+    tasks = sorted({task for task, _ in OTHER_TASKS})
     solution_rows = [{"file": task, "predict": (ROOT / "solutions" / task).read_text(), "sample_id": len(rows) + i}
                      for i, task in enumerate(tasks)]
     rows += solution_rows
@@ -900,7 +911,7 @@ def test_outputs_rearranged_by_torch_or_computed_on_the_host_are_refused(tmp_pat
                           cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 0, proc.stderr[-3000:]
     records = {m["sample_id"]: m for m in json.loads((tmp_path / "out" / "metrics.json").read_text())}
-    for i, ((task, name), expected) in enumerate(HOST_OR_REARRANGED.items()):
+    for i, ((task, name), expected) in enumerate(OTHER_TASKS.items()):
         rec = records[i]
         verdict, phrase = expected if isinstance(expected, tuple) else ("integrity", expected)
         assert rec["verdict"] == verdict and phrase in rec["call"]["detail"] + rec["exe"]["detail"], (name, rec)

@@ -133,4 +133,22 @@ def test_eval_fail_fast_over_several_sources(tmp_path):
     assert summary["fail_fast"] is True and summary["jobs"] == 2
     right, bad = sorted(load_metrics(out), key=lambda m: m["source"].endswith(".jsonl:1"))
     assert right["verdict"] == "ok" and bad["verdict"] == "wrong", (right["source"], bad["source"])
-    assert "fail-fast" in bad["exe"]["detail"] and len(bad["cases"]) < len(right["cases"])
+    made = [c for c in bad["cases"] if c["status"] != "skipped"]
+    assert "fail-fast" in bad["exe"]["detail"] and len(made) < len(right["cases"]) == len(bad["cases"])
+
+
+def test_a_job_stopped_before_its_core_cases_earns_no_core_credit(tmp_path):
+    """A kernel wrong everywhere, stopped by fail-fast at the task's first case (an edge one), was
+    core-correct: no core case had run, and all of none passed. The calls not made are listed as
+    skipped, so the core tier counts them."""
+    source = (ROOT / "tests" / "adversarial" / "failfast_core_credit_without_core_cases.py").read_text()
+    (tmp_path / "p.jsonl").write_text(json.dumps({"file": "Activation/relu.py", "predict": source}) + "\n")
+    out = tmp_path / "out"
+    run_cli("eval", str(tmp_path / "p.jsonl"), "--out", str(out), "-q", "--no-perf", "--fail-fast", "--no-report",
+            check=False)
+    (job,) = load_metrics(out)
+    assert job["verdict"] == "wrong" and job["exe_core_ok"] is False, job
+    skipped = [c for c in job["cases"] if c["status"] == "skipped"]
+    assert any(c["tier"] == "core" for c in skipped) and "fail-fast" in skipped[0]["reason"], job["cases"]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary.get("exe_core_rate", 0) == 0, summary

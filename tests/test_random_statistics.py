@@ -31,6 +31,55 @@ def test_torch_rand_passes_every_case_for_many_seeds():
             assert module.check(case, output, expected) is None, (seed, case.label)
 
 
+def test_torch_rand_passes_the_tests_across_calls_for_many_runs():
+    """Each run's cases share their history: every call is compared with the calls before it, at
+    positions the judge draws (no false alarm on PyTorch's generator, any dtype)."""
+    module = RAND.module
+    for seed in range(25):
+        torch.manual_seed(1000 + seed)
+        for case in RAND.correctness_cases(seed):
+            kwargs = {k: v for k, v in case.kwargs.items() if k != "generator"}
+            output = torch.rand(*case.args, **kwargs)
+            assert module.check(case, output, output) is None, (seed, case.label)
+
+
+def _two_calls(first: torch.Tensor, second: torch.Tensor) -> str | None:
+    """The judge's verdict on ``second`` after ``first`` (two float64 calls of 64 x 64, as the
+    task's repeat cases)."""
+    module = RAND.module
+    cases = {c.label: c for c in RAND.correctness_cases(0)}
+    history: list = []
+    for case in (cases["repeat-a"], cases["repeat-b"]):
+        case.history = history
+    assert module.check(cases["repeat-a"], first, first) is None
+    return module.check(cases["repeat-b"], second, second)
+
+
+def test_calls_that_repeat_past_a_prefix_or_follow_from_each_other_fail():
+    """A stream fresh only in its first values, one stream shifted per call (a rotation mod 1), or
+    a call that is a function of the last (1 - x, frac(2x)) is not independent across calls;
+    a fresh call is."""
+    g = torch.Generator().manual_seed(3)
+    first = torch.rand(64, 64, dtype=torch.float64, generator=g)
+    fresh = torch.rand(64, 64, dtype=torch.float64, generator=g)
+    assert _two_calls(first, fresh) is None
+    past_prefix = torch.cat([fresh.reshape(-1)[:64], first.reshape(-1)[64:]]).view(64, 64)
+    assert "the seed is not fresh per call" in _two_calls(first, past_prefix)
+    rotated = torch.remainder(first + 0.3719, 1.0)
+    assert "differences x_new - x_old" in _two_calls(first, rotated)
+    assert "not independent" in _two_calls(first, 1.0 - first - 2 ** -53)
+    assert "not independent" in _two_calls(first, torch.remainder(2 * first, 1.0))
+
+
+def test_a_coarse_grid_shifted_off_zero_still_fails_the_resolution_test():
+    """Float64 values of 24 random bits plus a constant lie on a shifted grid: their differences
+    are on the 2**-24 grid, which 32 random bits make unlikely."""
+    g = torch.Generator().manual_seed(4)
+    coarse = torch.randint(0, 1 << 24, (32768,), generator=g, dtype=torch.float64) * 2.0 ** -24 + 2.0 ** -30
+    assert "too few random bits" in RAND.module._distribution(coarse, [32768], torch.float64)
+    assert RAND.module._distribution(torch.rand(32768, dtype=torch.float64, generator=g), [32768], torch.float64) is None
+
+
 def test_the_tuned_sequence_has_the_moments_and_no_lag_one_correlation():
     x = _weyl(32768, 0.123)
     centred = x - 0.5
@@ -80,3 +129,25 @@ def test_statistical_judges_on_the_gpu_give_the_cpu_verdicts_at_perf_size():
                              **{k: v.cpu() if isinstance(v, torch.Tensor) else v for k, v in big.kwargs.items()})
         assert on_gpu == binomial.module.check(cpu_case, output.cpu(), good.cpu()), label
         assert (on_gpu is None) == (label == "right"), (label, on_gpu)
+
+
+def test_dropout_masks_are_compared_across_calls_over_the_whole_mask():
+    """The across-calls test of check_dropout reads mask bits at positions the judge draws over the
+    whole output: a mask fresh in its first 4,096 elements and fixed after fails, a fresh one passes."""
+    from harness.dropout_checks import check_dropout
+    g = torch.Generator().manual_seed(5)
+    n, p = 1 << 16, 0.5
+    kept = torch.rand(n, dtype=torch.float64, generator=g) + 1.0  # told apart from 0 everywhere
+
+    def judge(masks: list[torch.Tensor]) -> str | None:
+        history: list = []
+        verdicts = [check_dropout(torch.where(m, kept, 0.0).float(), kept, 0.0, p, kept_bound=1e-6,
+                                  dtype=torch.float32, history=history, label=f"call{i}")
+                    for i, m in enumerate(masks)]
+        return next((v for v in verdicts if v), None)
+
+    draw = lambda: torch.rand(n, generator=g) >= p  # noqa: E731
+    first = draw()
+    assert judge([first, draw(), draw()]) is None
+    past_prefix = torch.cat([draw()[:4096], first[4096:]])
+    assert "the seed is not fresh per call" in judge([first, past_prefix])

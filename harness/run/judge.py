@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import NamedTuple
 
@@ -134,8 +135,31 @@ def _judge_stopped(task: Task, outcome: WorkerOutcome, inputs: PassInputs) -> Ju
                    {})
     verdicts = judge_calls(task, inputs, outcome.call_files, outcome.calls, [],
                            names_in(started.get("triton_kernels")))
-    return _stages_from(verdicts, f"\n(stopped at this job's first wrong case: fail-fast; "
-                                  f"{len(outcome.calls)} call(s) made)")
+    judgement = _stages_from(verdicts, f"\n(stopped at this job's first wrong case: fail-fast; "
+                                       f"{len(outcome.calls)} call(s) made)")
+    if isinstance(verdicts, str):
+        return judgement
+    return judgement._replace(cases=list(judgement.cases) + _not_reached(task, inputs, verdicts, started.get("configs")))
+
+
+def _not_reached(task: Task, inputs: PassInputs, verdicts: list[dict], configs: object) -> list[dict]:
+    """The calls a stopped job did not make, as skipped cases: core credit needs every core case
+    judged, and a job stopped at its first case (an edge one) had none
+    (tests/adversarial/failfast_core_credit_without_core_cases.py). Each config the worker said it
+    would run, at least the first (the count is the worker's word: fewer only lists fewer)."""
+    n_configs = configs if type(configs) is int and 0 < configs <= MAX_CONFIGS else 1
+    cases, _ = inputs.of(0)  # labels and tiers are the same in every pass
+    missing = Counter((c.label, cfg) for c in cases for cfg in range(n_configs))
+    missing -= Counter((v["label"], v["config"]) for v in verdicts)
+    skipped = []
+    for case in cases:
+        traits = case_traits(case, task.module)
+        for cfg in range(n_configs):
+            if missing[(case.label, cfg)] > 0:
+                missing[(case.label, cfg)] -= 1
+                skipped.append({"label": case.label, "tier": EDGE if traits else CORE, "config": cfg, "status": SKIPPED,
+                                "reason": "not run: fail-fast stopped the job at an earlier wrong case", "traits": traits})
+    return skipped
 
 
 def fails_numerically(task: Task, inputs: PassInputs, event: dict, path: Path) -> bool:

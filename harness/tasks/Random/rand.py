@@ -4,7 +4,7 @@ import math
 
 import torch
 
-from harness.checks import statistics_device
+from harness.checks import judge_positions, statistics_device
 from harness.taskdef import Case, Inputs
 
 ENTRY = "rand"
@@ -66,7 +66,20 @@ SERIAL_MIN_PER_BIN = 20   # the serial test runs when each bin expects at least 
 MIN_STAT_N = 1000  # distribution tests need enough values to have power
 MIN_COUNT = 64  # comparisons a counting test needs
 SHARE = 0.25  # share of hits that fails a counting test
-PREFIX = 64  # values remembered per call for the across-calls comparison
+# Across calls: each call's values at ACROSS_SAMPLE positions the judge draws (harness/checks.py
+# judge_positions) are remembered, and a later call is compared with the last ACROSS_CALLS earlier
+# ones at the same positions by three tests at ACROSS_ALPHA each: how many values are equal (at most
+# EQUAL_CHANCE per position for independent draws of the dtype's resolution), the differences
+# frac(x_new - x_old), uniform for independent calls (a fixed stream shifted per call gives one
+# value), and the pairs (x_old, x_new) filling the unit square (any function of the earlier call
+# lies on curves). With the 16 tests above a case's false-alarm rate stays below 1e-6.
+ACROSS_SAMPLE = 4096
+ACROSS_CALLS = 4
+ACROSS_ALPHA = ALPHA / 4
+ACROSS_MIN = 256  # positions two calls share for the tests of differences and pairs to run
+PAIR_BINS = 8  # the pairs' grid: 64 cells, each expecting at least SERIAL_MIN_PER_BIN pairs
+EQUAL_CHANCE = {torch.float64: 2.0 ** -32, torch.float32: 2.0 ** -24, torch.float16: 2.0 ** -7,
+                torch.bfloat16: 2.0 ** -7}
 JUDGE_COPIES = 8  # float64 copies of the output the tests hold at once (the sort's values and indices, temporaries)
 
 
@@ -139,14 +152,61 @@ def _distribution(x: torch.Tensor, shape, dtype: torch.dtype) -> str | None:
             if same > SHARE:
                 return f"the sequence repeats: {same:.0%} of values equal the value {lag} positions later"
     # Resolution: a float64 built from one float32 (24 bits) lies on the 2**-24 grid, a float32
-    # built from 16 bits on the 2**-16 grid. With the bits the description asks for (32 per
-    # float64, 24 per float32) a value lands on that grid with probability <= 2**-8.
+    # built from 16 bits on the 2**-16 grid, and so does the difference of two such values
+    # whatever constant they are shifted by (a grid moved off 0: rand_low_resolution_offset.py).
+    # With the bits the description asks for (32 per float64, 24 per float32) a difference of two
+    # independent values lands on that grid with probability <= 2**-8. (Differences of values in
+    # [0, 1) on a grid no finer than 2**-53 are exact in float64.)
     coarse = {torch.float64: 2.0 ** 24, torch.float32: 2.0 ** 16}.get(dtype)
     if coarse is not None:
-        on_grid = ((x * coarse) == (x * coarse).floor()).double().mean().item()
-        if on_grid > SHARE:
-            return (f"{dtype} values carry too few random bits: {on_grid:.0%} are multiples of "
-                    f"2**-{int(math.log2(coarse))}")
+        a, b = _disjoint_pairs(x, 1)
+        d = (a - b) * coarse
+        on_grid = (d == d.floor()).double().mean().item()
+        if a.numel() >= MIN_COUNT and on_grid > SHARE:
+            return (f"{dtype} values carry too few random bits: {on_grid:.0%} of the differences of "
+                    f"neighbours are multiples of 2**-{int(math.log2(coarse))}")
+    return None
+
+
+def _across(x: torch.Tensor, dtype: torch.dtype, label: str, positions: torch.Tensor,
+            old: torch.Tensor) -> str | None:
+    """The tests of one call's values ``x`` against an earlier call's (case ``label``), whose values
+    at ``positions`` are ``old`` (see ACROSS_SAMPLE)."""
+    shared = positions < x.numel()
+    new, old = x[positions[shared].to(x.device)].cpu(), old[shared]
+    m = new.numel()
+    if m < MIN_COUNT:
+        return None
+    log_term = math.log(2.0 / ACROSS_ALPHA)
+    q = EQUAL_CHANCE[dtype]
+    equal = int((new == old).sum())
+    a = 2.0 * log_term / 3.0
+    limit = m * q + (a + math.sqrt(a * a + 8.0 * log_term * m * q * (1.0 - q))) / 2.0  # Bernstein
+    if equal > limit:
+        return (f"{equal} of {m} values at positions drawn by the judge equal those of an earlier call (case "
+                f"{label!r}; independent draws: at most {limit:.1f}): the seed is not fresh per call")
+    if m < ACROSS_MIN:
+        return None
+    grid = torch.finfo(dtype).eps  # the dtype's grid moves the differences' CDF by about one step
+    s = torch.sort(torch.frac(new - old + 1.0)).values  # in [0, 1]: x_new - x_old mod 1
+    k = torch.arange(1, m + 1, dtype=torch.float64)
+    d = max((k / m - s).max().item(), (s - (k - 1) / m).max().item())
+    d_max = math.sqrt(log_term / (2.0 * m)) + grid
+    if d > d_max:
+        return (f"the values are not independent of an earlier call's (case {label!r}): the differences "
+                f"x_new - x_old (mod 1) at positions drawn by the judge are not uniform (Kolmogorov-Smirnov "
+                f"distance {d:.4g} > {d_max:.4g}, n={m}): one stream reused, shifted per call?")
+    bins = PAIR_BINS
+    if m >= SERIAL_MIN_PER_BIN * bins * bins:
+        cells = ((old * bins).floor().clamp(0, bins - 1) * bins + (new * bins).floor().clamp(0, bins - 1)).long()
+        counts = torch.bincount(cells, minlength=bins * bins).double()
+        expected = m / (bins * bins)
+        stat = ((counts - expected).square() / expected).sum().item()
+        dof, t = bins * bins - 1, 2.0 * log_term
+        limit = dof + 2.0 * math.sqrt(dof * t) + 2.0 * t
+        if stat > limit:
+            return (f"the values are not independent of an earlier call's (case {label!r}): pairs (x_old, x_new) "
+                    f"at positions drawn by the judge, chi-square {stat:.0f} over {dof} degrees of freedom > {limit:.0f}")
     return None
 
 
@@ -201,19 +261,19 @@ def check(case: Case, output, expected) -> str | None:
         msg = _distribution(x, list(output.shape), output.dtype)
         if msg:
             return msg
-    # Across calls: a generator reseeded identically on every call (a constant seed) repeats its
-    # numbers. Compare this call's first values with those of earlier calls (other cases of the
-    # same run, shared through `case.history`).
+    # Across calls: a generator reseeded identically on every call (a constant seed), everywhere or
+    # past some position, repeats its numbers; one stream shifted per call does not repeat them but
+    # makes each call a function of the last (see ACROSS_SAMPLE). Compared with the last calls of
+    # other cases of the same run, shared through `case.history`.
     history = getattr(case, "history", None)
     if history is not None:
-        head = x[:PREFIX].cpu().clone()
-        for label, other in history:
-            if label == case.label:
-                continue  # the same case judged again (another autotune config, a re-judge)
-            k = min(head.numel(), other.numel())
-            if k >= MIN_COUNT and (head[:k] == other[:k]).double().mean().item() > SHARE:
-                return f"repeats the numbers of an earlier call (case {label!r}): the seed is not fresh per call"
-        history.append((case.label, head))
+        earlier = [entry for entry in history if entry[0] != case.label]  # (the same case judged again: a re-judge)
+        for label, positions, old in earlier[-ACROSS_CALLS:]:
+            msg = _across(x, output.dtype, label, positions, old)
+            if msg:
+                return msg
+        positions = judge_positions(n, ACROSS_SAMPLE)
+        history[:] = earlier + [(case.label, positions, x[positions.to(x.device)].cpu())]
     return None
 
 
