@@ -71,8 +71,11 @@ def case_traits(case: Case, module: Any = None) -> list[str]:
     if any(_negative(case.kwargs.get(name)) for name in _DIM_KWARGS):
         traits.append(NEGATIVE_DIM)
     core_dtypes = getattr(module, "CORE_DTYPES", None)
-    if core_dtypes is not None and any(_dtype_name(t.dtype) not in core_dtypes for t in tensors
-                                       if _kind(t.dtype) in {_kind(getattr(torch, d)) for d in core_dtypes}):
+    # the dtypes a case asks for count as its tensors' do (rand(..., dtype=torch.float16) is a
+    # float16 case, as is mean(x, dtype=torch.float64) a float64 one)
+    asked = [v for v in list(case.args) + list(case.kwargs.values()) if isinstance(v, torch.dtype)]
+    if core_dtypes is not None and any(_dtype_name(d) not in core_dtypes for d in [t.dtype for t in tensors] + asked
+                                       if _kind(d) in {_kind(getattr(torch, name)) for name in core_dtypes}):
         traits.append(OTHER_DTYPE)
     core_kwargs = getattr(module, "CORE_KWARGS", None)
     if core_kwargs is not None and any(k not in core_kwargs and not _is_default(module, k, v)

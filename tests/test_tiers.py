@@ -42,6 +42,12 @@ def test_a_task_file_declares_its_core_dtypes_kwargs_and_exceptions():
     x = torch.randn(4, 4)
     assert tier_of(Case("f32", x, dim=1), Declared) == CORE
     assert case_traits(Case("f16", x.half()), Declared) == ["other_dtype"]
+    # a dtype asked for is the case's dtype too (rand(4, dtype=torch.float16)); an int one is not a float's
+    class AsksDtype(Declared):
+        CORE_KWARGS = {"dim", "dtype"}
+    assert case_traits(Case("asked-f16", 4, dtype=torch.float16), AsksDtype) == ["other_dtype"]
+    assert tier_of(Case("asked-f32", 4, dtype=torch.float32), AsksDtype) == CORE
+    assert tier_of(Case("asked-int", x, dtype=torch.int64), AsksDtype) == CORE
     assert case_traits(Case("keepdim", x, keepdim=True), Declared) == ["other_kwargs"]
     assert case_traits(Case("ranges-the-rule-cannot-see", x * 700), Declared) == ["declared_edge"]
     assert tier_of(Case("tiny-strided", x.t()), Declared) == CORE
