@@ -41,26 +41,29 @@
 # attacks, was cut at 330 s with two failures (host_values_uploaded's phrase, fixed; one job of
 # the rearranged/honest test, likely torch.complex's kernel, since counted as data movement), and
 # the corpus did not run. So the adversarial step now has a call of its own:
-#   PART=attacks bash benchmarks/device_verify_guards.sh    (the adversarial step, 540 s)
-#   bash benchmarks/device_verify_guards.sh                 (call_exe, corpus, perf GPU tests)
-#   bash benchmarks/device_verify_guards.sh     (on the device: $OUT set, packages on PYTHONPATH)
+# Session 14 (2026-12-06): each autotune config's pass draws values of its own, tensors inside
+# container arguments are judged as handed in, rand/dropout compared across calls at drawn
+# positions; two calls of their own:
+#   PART=attacks bash benchmarks/device_verify_guards.sh    (call_exe, then the adversarial step: 520 s)
+#   bash benchmarks/device_verify_guards.sh                 (corpus, perf GPU tests: 270 s)
+#   (on the device: $OUT set, packages on PYTHONPATH)
 # Writes $OUT/verify_guards.tgz and prints a digest. A perf suite (device_suite.sh) then gives the
 # spread of timed_over_check_busy: python benchmarks/check_busy_table.py <journal>.
 set -uo pipefail
 . "$(dirname "$0")/device_lib.sh"
 run_dir verify_guards
 if [ "${PART:-}" = attacks ]; then
-  step adversarial 540 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_adversarial.py tests/test_saved_results.py \
+  step call_exe 90 python3 benchmarks/throughput.py --out "$R/tp" --parts call_exe --suite-timeout 80
+  tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
+  step adversarial "${ADVERSARIAL_S:-430}" python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_adversarial.py tests/test_saved_results.py \
     tests/test_crash_retry.py tests/test_disk_watch.py tests/test_frozen_types.py tests/test_command_channel.py
   tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
-  exit 0
+else
+  step corpus 200 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_corpus.py
+  tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
+  step perf_gpu 60 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_perf.py tests/test_sampled_results.py tests/test_random_statistics.py -m gpu
+  tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
 fi
-step call_exe 90 python3 benchmarks/throughput.py --out "$R/tp" --parts call_exe --suite-timeout 80
-tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
-step corpus 200 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_corpus.py
-tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
-step perf_gpu 60 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_perf.py tests/test_sampled_results.py -m gpu
-tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
 python3 - "$R" <<'PY'
 import json, sys
 from pathlib import Path
