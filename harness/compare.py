@@ -13,7 +13,7 @@ import torch
 from harness.invoke import CallRecord, move_like_reference
 from harness.kept import is_digest
 from harness.sampled_results import CandidateSample, ReferenceSample, values_at
-from harness.taskdef import Case, Tolerance, map_tensors, tolerance_for
+from harness.taskdef import Case, Tolerance, map_tensors, tensor_leaves, tolerance_for
 
 
 def _is_seq(x: Any) -> bool:
@@ -247,11 +247,14 @@ def judge_call(candidate: CallRecord, reference: CallRecord, tolerances: dict | 
         msg = compare_outputs(candidate.output, reference.output, tolerances)
     if msg:
         return msg
+    ref_leaves = tensor_leaves(reference.output)
     for i, (got, want) in enumerate(zip(candidate.aliases, reference.aliases)):
         if want is not None and got != want:
             arg = f"argument {want}" if not want.isdigit() else f"positional argument {want}"
             return f"output leaf {i} must be {arg} itself (in-place / out= semantics), got a new tensor"
-        if want is None and got is not None:
+        if want is None and got is not None and not _holds_the_output(_argument_state(reference, got), ref_leaves[i]):
+            # (returning an out= tensor the reference fills with the value it returns anew is the
+            # same answer: fused_gelu_min returns fresh tensors, torch.min its out=(values, indices))
             return (f"output leaf {i} shares memory with argument {got}, but the reference returns a new "
                     "tensor (return a copy, not a view of the input)")
     after = [(got, want, f"argument {i} after the call")
@@ -269,6 +272,22 @@ def judge_call(candidate: CallRecord, reference: CallRecord, tolerances: dict | 
         if msg:
             return msg
     return None
+
+
+def _argument_state(record: CallRecord, key: str) -> Any:
+    """The state after ``record``'s call of the argument named ``key`` as harness/invoke.py names
+    them (``"0"``, ``"out"``, ``"0[2]"``, ``"out[1]"``), or None where the record holds none."""
+    top, _, rest = key.partition("[")
+    value = record.args_after[int(top)] if top.isdigit() and int(top) < len(record.args_after) else \
+        record.kwargs_after.get(top)
+    for index in rest.rstrip("]").split("][") if rest else []:
+        if isinstance(value, (tuple, list)) and index.isdigit() and int(index) < len(value):
+            value = value[int(index)]
+        elif isinstance(value, dict):
+            value = next((v for k, v in value.items() if str(k) == index), None)
+        else:
+            return None
+    return value
 
 
 def _holds_the_output(argument: Any, output: Any) -> bool:

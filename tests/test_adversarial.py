@@ -871,7 +871,9 @@ HONEST = {"relu_shape_tuple_argument": "Activation/relu.py", "add_repeat_broadca
           # torch.complex, a complex tensor viewed as floats, squeeze_, resize_as_
           "ifftshift_empty_like_strided": "Math/ifftshift.py", "invert_matrix_eye": "LinearAlgebra/invert_matrix_lu.py",
           "fftn_complex_from_parts": "Math/fftn.py", "fftn_complex_read_as_float": "Math/fftn.py",
-          "conv2d_squeeze_in_place": "Convolution/conv2d.py", "abs_out_resized_as": "Math/abs.py"}
+          "conv2d_squeeze_in_place": "Convolution/conv2d.py", "abs_out_resized_as": "Math/abs.py",
+          # a third: an out= pair returned where the reference returns new tensors of the same values
+          "gelu_min_returns_out_pair": "Fusion/fused_gelu_min.py"}
 
 
 def _honest_source(name: str) -> str:

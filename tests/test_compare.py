@@ -167,3 +167,19 @@ def test_an_out_argument_holding_the_output_is_judged_by_the_tasks_own_check():
     # without a check of the task's own, the argument is compared exactly
     candidate = CallRecord((values, indices), [], {"out": near}, [None, None])
     assert "argument 'out'" in judge_call(candidate, reference)
+
+
+def test_returning_an_out_tensor_the_reference_fills_is_the_same_answer():
+    """A result that shares memory with an argument the reference returns anew is refused (a view
+    of the input), unless the reference writes that very value into the argument: an entry of an
+    out= tuple (named "out[0]"), returned instead of a copy of it."""
+    from harness.invoke import CallRecord
+    values, indices = torch.tensor([0.5, 0.25]), torch.tensor([3, 1])
+    reference = CallRecord((values, indices), [torch.ones(2)], {"out": (values.clone(), indices.clone())}, [None, None])
+    returned_out = CallRecord((values, indices), [torch.ones(2)], {"out": (values, indices)}, ["out[0]", "out[1]"])
+    assert judge_call(returned_out, reference) is None
+    view_of_input = CallRecord((values, indices), [torch.ones(2)], {"out": (values, indices)}, ["0", None])
+    assert "shares memory with argument 0" in judge_call(view_of_input, reference)
+    # a reference that leaves out[0] unlike its returned values: returning out[0] is not its answer
+    other_reference = CallRecord((values, indices), [torch.ones(2)], {"out": (torch.zeros(2), indices)}, [None, None])
+    assert "shares memory with argument out[0]" in judge_call(returned_out, other_reference)

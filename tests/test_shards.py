@@ -310,3 +310,16 @@ def test_the_wait_for_the_other_shares_is_in_the_job_timing(evaluators):
     main = sum(timing[f"{stage}_s"] for stage in ("spawn", "setup", "load", "call", "exe"))
     # the main process's stages, the wait for the others and the reaping make up the job's seconds
     assert abs(record["seconds"] - (main + timing["share_wait_s"] + timing["worker_close_s"])) <= 0.25, (record["seconds"], timing)
+
+
+@pytest.mark.parametrize("name, task", [("dropout_counter_seed", "Fusion/fused_hardshrink_dropout.py"),
+                                        ("rand_philox_offset_per_call", "Random/rand.py")])
+def test_random_numbers_fresh_within_each_process_pass_in_three(evaluators, name, task):
+    """A seed from a per-process counter (or one key with an offset advancing per call) makes every
+    call of a process new; three processes each start from the same point. The tests across calls
+    compare the calls of one process, so the job passes in three as in one."""
+    code = (Path(__file__).parent / "honest" / f"{name}.py").read_text()
+    sharded, single = evaluators
+    three, one = sharded.submit(task, code).result(timeout=900), single.submit(task, code).result(timeout=900)
+    assert three["info"]["processes"] == 3, three["info"]
+    assert three["verdict"] == one["verdict"] == "ok", (three["exe"], one["exe"])

@@ -108,3 +108,25 @@ def test_later_config_passes_are_kept_for_the_last_ones_used(monkeypatch):
     for config in (0, 1, 2, 3, 0, 3, 1):
         assert cache.get(task, 7, "cpu", config) == [config]
     assert computed == [0, 1, 2, 3, 1]  # pass 1 was dropped when 3 came; 0 and 3 were found
+
+
+def test_each_process_of_a_job_is_judged_on_case_objects_of_its_own():
+    """Checks may keep state across the calls of one process (the random tasks' tests across calls):
+    a job spread over processes gives each its own cases (same values); a config pass draws its own."""
+    from harness.run.reference import PassInputs
+    task = get_task("Random/rand.py")
+    drawn = []
+
+    def draw(config):
+        drawn.append(config)
+        return task.correctness_cases(3, "cpu", config)
+
+    first = task.correctness_cases(3)
+    inputs = PassInputs(first, ["e"] * len(first), draw, lambda config: [config] * len(first),
+                        shares=[[0, 1, 2], list(range(3, len(first)))])
+    assert inputs.of(0, 1) == (first, ["e"] * len(first)) and drawn == []
+    other, _ = inputs.of(0, 5)
+    assert other is not first and other[0].history is not first[0].history and drawn == [0]
+    assert inputs.of(0, 7)[0] is other and drawn == [0]  # the same process: the same objects
+    later, expected = inputs.of(1, 0)
+    assert expected == [1] * len(first) and drawn == [0, 1] and later is not first

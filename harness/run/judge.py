@@ -201,7 +201,7 @@ def judge_calls(task: Task, inputs: PassInputs, files: list[Path], calls: list[d
             return "a call is reported twice"
         seen.add((fact[0], fact[1]))
         payload = None
-        cases, expected = inputs.of(fact[1])  # the values that config's pass was given
+        cases, expected = inputs.of(fact[1], fact[0])  # the values that config's pass was given
         if fact[5] is None:
             try:
                 payload = load_tensors(path, saved_payload_limit([expected[fact[0]]]),

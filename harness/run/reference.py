@@ -41,7 +41,9 @@ class ReferenceCache:
             entry_lock = self._entry_locks.setdefault(key, threading.Lock())
         with entry_lock:
             with self._lock:
-                found = self._cache.get(key) or self._later.get(key)
+                found = self._cache.get(key)
+                if found is None:
+                    found = self._later.get(key)
                 if found is not None and config:
                     self._later.move_to_end(key)
             if found is not None:
@@ -72,22 +74,32 @@ def compute_reference(task: Task, seed: int, device: str, config: int = 0) -> li
 
 class PassInputs:
     """A job's correctness cases and their expected outputs, per config pass of exe (each pass draws
-    values of its own: Task.correctness_cases). The first pass's come with the job; a later pass's
-    are drawn and computed when its first call is judged (``draw(config)``), once."""
+    values of its own: Task.correctness_cases) and per worker process of the job (``shares``: the
+    case indices each process calls, run/shards.py). The first pass's come with the job; another's
+    are drawn (``draw_cases(config)``) and computed (``expected_of(config)``) when its first call is
+    judged, once. Each process's calls are judged on case objects of their own: a task's checks may
+    keep state across the calls of one process (the random tasks' tests across calls: a fresh
+    process restarts a counter-based seed, which is no repeat within a process)."""
 
-    def __init__(self, cases: list[Case], expected: list[CallRecord],
-                 draw: Callable[[int], tuple[list[Case], list[CallRecord]]]) -> None:
-        self._passes = {0: (cases, expected)}
-        self._draw = draw
+    def __init__(self, cases: list[Case], expected: list[CallRecord], draw_cases: Callable[[int], list[Case]],
+                 expected_of: Callable[[int], list[CallRecord]], shares: list[list[int]] | None = None) -> None:
+        self._cases = {(0, 0): cases}
+        self._expected = {0: expected}
+        self._draw_cases, self._expected_of = draw_cases, expected_of
+        self._process_of = {i: k for k, share in enumerate(shares or []) for i in share}
         self._lock = threading.Lock()  # fail-fast's checks and the final judgement may ask at once
         self.count = len(cases)  # every pass has the same cases (labels, count), with its own values
 
-    def of(self, config: int) -> tuple[list[Case], list[CallRecord]]:
-        """The cases and expected outputs of config pass ``config``."""
+    def of(self, config: int, case: int = 0) -> tuple[list[Case], list[CallRecord]]:
+        """The cases and expected outputs of config pass ``config``, as the process that calls case
+        index ``case`` is judged on."""
+        key = (config, self._process_of.get(case, 0))
         with self._lock:
-            if config not in self._passes:
-                cases, expected = self._draw(config)
-                if len(cases) != self.count or len(expected) != self.count:
-                    raise RuntimeError(f"config pass {config} drew {len(cases)} cases, the first {self.count}")
-                self._passes[config] = (cases, expected)
-            return self._passes[config]
+            if config not in self._expected:
+                self._expected[config] = self._expected_of(config)
+            if key not in self._cases:
+                self._cases[key] = self._draw_cases(config)
+            cases, expected = self._cases[key], self._expected[config]
+            if len(cases) != self.count or len(expected) != self.count:
+                raise RuntimeError(f"config pass {config} drew {len(cases)} cases, the first {self.count}")
+            return cases, expected

@@ -23,7 +23,6 @@ from harness.config import (ENV_NO_SPARES, ENV_NO_ZYGOTE, ENV_PERF_ON_CPU, GPU, 
                             StageLimits, resolve_seed)
 from harness.perf.metrics import implausible_timing, job_metrics
 from harness.files import remove_tree
-from harness.invoke import CallRecord
 from harness.report.summary import write_reports
 from harness.report.quality import code_quality
 from harness.run.environment import baseline_env, physical_gpu, private_dirs, visible_devices, worker_env
@@ -41,7 +40,6 @@ from harness.run.teardown import Teardowns
 from harness.run.submissions import Job
 from harness.run.zygote import Zygote
 from harness.task import get_task
-from harness.taskdef import Case
 from harness.verdicts import CRASHED, ERROR, HARNESS_ERROR, INTEGRITY, SKIPPED, JobResult, StageResult, core_passed
 
 # Largest file a worker may write when perf runs: its check-set results at perf sizes (outputs and
@@ -474,10 +472,10 @@ class Evaluator:
                     expected = self.references.get(task, self.config.seed, device)
                 timing["reference_s"] = time.monotonic() - clock
 
-                def later_pass(config: int) -> tuple[list[Case], list[CallRecord]]:  # judged in _parent_gpu_work
-                    return (task.correctness_cases(self.config.seed, device, config),
-                            self.references.get(task, self.config.seed, device, config))
-                inputs = PassInputs(cases, expected, later_pass)
+                # (asked for while judging, inside _parent_gpu_work)
+                inputs = PassInputs(cases, expected, lambda config: task.correctness_cases(self.config.seed, device, config),
+                                    lambda config: self.references.get(task, self.config.seed, device, config),
+                                    [s for s in shares if s is not None])
                 if self.config.fail_fast:
                     def failing(event: dict, path: Path) -> Any:
                         with self._parent_gpu_work(slot):
