@@ -320,7 +320,42 @@ MEASURED_CLI = ("import runpy, sys\n"
                 "    print('peak_rss_kib', hwm, file=sys.stderr)\n")
 
 
+def _edited(solution: str, edits: list[tuple[str, str]]) -> str:
+    """A bundled solution (``solutions/<solution>``) with each ``old`` replaced by ``new`` (each must
+    be found: a solution that changes under a variant fails it loudly)."""
+    source = (ROOT / "solutions" / solution).read_text()
+    for old, new in edits:
+        assert old in source, (solution, old)
+        source = source.replace(old, new)
+    return source
+
+
+# submissions that are a bundled solution with an edit, by name
+SOLUTION_EDITS = {
+    # a tuple out= filled, but fresh clones returned instead of its tensors (torch.min returns them)
+    "min_gelu_tuple_out_not_returned": ("Reduce/min_gelu.py", [(
+        "    if out is not None and not direct:\n        return _write_into(out_v, values), _write_into(out_i, indices)",
+        "    if out is not None:\n        if not direct:\n            _write_into(out_v, values), _write_into(out_i, indices)\n"
+        "        return values.clone(), indices.clone()")]),
+    # honest: the float results made in float64, then cast
+    "logspace_float64_then_cast": ("Random/logspace.py", [
+        ("    out = torch.empty(steps, dtype=dtype, device=device)",
+         "    wide = torch.float64 if dtype.is_floating_point else dtype\n"
+         "    out = torch.empty(steps, dtype=wide, device=device)"),
+        ("        acc = tl.float64 if dtype == torch.float64 else tl.float32",
+         "        acc = tl.float64 if wide == torch.float64 else tl.float32"),
+        ("    if requires_grad:\n        out.requires_grad_(True)",
+         "    if out.dtype != dtype:\n        out = out.to(dtype)\n    if requires_grad:\n        out.requires_grad_(True)")]),
+    # honest: the out= pair filled and returned itself where the reference returns new tensors
+    "gelu_min_returns_out_pair": ("Fusion/fused_gelu_min.py", [(
+        "        out[1].copy_(indices)\n    return values, indices",
+        "        out[1].copy_(indices)\n        return out[0], out[1]\n    return values, indices")]),
+}
+
+
 def _source(name: str) -> str:
+    if name in SOLUTION_EDITS:
+        return _edited(*SOLUTION_EDITS[name])
     if name == "deep_expression":  # generated: 400 kB of `1 + 1 + ...` nests past the parser's limit
         return "x = " + "1 + " * 100_000 + "1\n"
     if name == "honest":
@@ -877,19 +912,8 @@ HONEST = {"relu_shape_tuple_argument": "Activation/relu.py", "add_repeat_broadca
 
 
 def _honest_source(name: str) -> str:
-    if name == "logspace_float64_then_cast":  # the bundled solution, its float results made in float64, then cast
-        source = (ROOT / "solutions" / "Random" / "logspace.py").read_text()
-        for old, new in (("    out = torch.empty(steps, dtype=dtype, device=device)",
-                          "    wide = torch.float64 if dtype.is_floating_point else dtype\n"
-                          "    out = torch.empty(steps, dtype=wide, device=device)"),
-                         ("        acc = tl.float64 if dtype == torch.float64 else tl.float32",
-                          "        acc = tl.float64 if wide == torch.float64 else tl.float32"),
-                         ("    if requires_grad:\n        out.requires_grad_(True)",
-                          "    if out.dtype != dtype:\n        out = out.to(dtype)\n"
-                          "    if requires_grad:\n        out.requires_grad_(True)")):
-            assert old in source, old
-            source = source.replace(old, new)
-        return source
+    if name in SOLUTION_EDITS:
+        return _edited(*SOLUTION_EDITS[name])
     return (Path(__file__).parent / "honest" / f"{name}.py").read_text()
 
 
