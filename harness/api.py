@@ -59,7 +59,9 @@ def evaluate_code(predictions: Sequence[str | Sequence[str]], references: Sequen
         raise ValueError(f"{len(predictions)} predictions but {len(references)} references")
     pairs, owners = [], []
     for i, (pred, task) in enumerate(zip(predictions, references)):
-        samples = [pred] if isinstance(pred, str) else list(pred)
+        # several samples only as a list or tuple: anything else (None from a failed generation,
+        # bytes, a dict) is one sample, refused with its own verdict
+        samples = list(pred) if isinstance(pred, (list, tuple)) else [pred]
         for code in samples:
             pairs.append((task, code))
             owners.append(i)

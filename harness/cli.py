@@ -362,7 +362,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--seed", type=int, default=None, help="seed for the test inputs (default: $KERNELBENCHX_SEED, "
                                                             "else a random one, shown by GET /health)")
     sv.add_argument("--timeout", type=_positive_seconds, default=300.0,
-                    help="seconds for each of call and exe, the most a request may ask for (default 300)")
+                    help="seconds for each of call and exe (and at most for the import), the most a request may ask for (default 300)")
     sv.add_argument("--workers", type=_positive_int, default=None, help="parallel workers (as for eval)")
     sv.add_argument("--interpret", action="store_true", help="use Triton's CPU interpreter even if a GPU is present")
     sv.add_argument("--no-perf", action="store_true", help="call and exe only")
@@ -388,7 +388,7 @@ def _common_run_options(p: argparse.ArgumentParser) -> None:
                         "printed and recorded in the summary; a seed known in advance lets a submission carry the "
                         "answers; --resume goes on with the run's own)")
     p.add_argument("--timeout", type=_positive_seconds, default=None,
-                   help="seconds allowed for each of the call and exe stages (default 300)")
+                   help="seconds allowed for each of the call and exe stages, and at most for the import (default 300)")
     p.add_argument("--perf-timeout", type=_positive_seconds, default=None,
                    help="seconds allowed for a job's perf stage (warm-up, timing, check; default 300)")
     p.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")

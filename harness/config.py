@@ -42,10 +42,13 @@ class StageLimits:
 
     @classmethod
     def with_timeout(cls, timeout: float | None) -> "StageLimits":
-        """The defaults, with ``timeout`` seconds for call and exe each when given."""
+        """The defaults, with ``timeout`` seconds for call and exe each when given, and the import of
+        the submission (load) held to it too: a module that spins at import held a request's worker
+        slot for the default 60 s whatever time limit the request asked for."""
         limits = cls()
         if timeout:
             limits.call = limits.exe = float(timeout)
+            limits.load = min(limits.load, float(timeout))
         return limits
 
 

@@ -63,3 +63,18 @@ def test_score_refuses_a_bad_k_or_worker_count():
     for bad in ({"k": 5}, {"k": [0]}, {"workers": 0}, {"workers": "2"}):
         with pytest.raises(ValueError):
             score(["x"], ["gelu"], **bad)
+
+
+def test_predictions_that_are_not_strings_are_one_sample_each_with_its_own_verdict():
+    """None (a failed generation), bytes or a dict is one sample refused with a verdict naming its
+    type, never a crash of the batch nor one sample per byte or key; a task named by a non-string
+    is that sample's error too. Only a list or tuple holds several samples."""
+    from harness.api import evaluate_code
+    summary, results = evaluate_code([None, b"abcd", {"code": "x"}, ["", None], "def relu(x): pass"],
+                                     ["relu", "relu", "relu", "relu", 5], perf=False)
+    assert [len(r) for r in results] == [1, 1, 1, 2, 1]
+    details = [job.call.detail for r in results for job in r]
+    assert "type NoneType, not a string" in details[0] and "type bytes" in details[1] and "type dict" in details[2]
+    assert "empty code" in details[3] and "type NoneType" in details[4]
+    assert "type int, not a string" in details[5]
+    assert all(job.call.status == "error" for r in results for job in r) and summary["jobs"] == 6

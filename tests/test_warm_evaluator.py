@@ -70,6 +70,15 @@ def test_concurrent_submissions_get_their_own_verdicts_and_a_hang_blocks_nobody(
     assert time.monotonic() - started < 300
 
 
+def test_a_submission_spinning_at_import_is_held_to_the_requests_time_limit(warm):
+    """The import (load stage) is bounded by the time a request asks for, not only by the default
+    60 s: one spinning at import held a slot that long whatever its request said."""
+    started = time.monotonic()
+    record = warm.submit("Activation/relu.py", "while True:\n    pass\n", timeout=4).result(timeout=120)
+    assert record["verdict"] == "timeout" and "load stage" in record["call"]["detail"], record["call"]
+    assert time.monotonic() - started < 30
+
+
 def test_a_batch_comes_back_in_order(warm):
     records = warm.evaluate([("Activation/gelu.py", GELU), ("Activation/relu.py", WRONG_RELU), ("Activation/relu.py", RELU)])
     assert [r["task_id"] for r in records] == ["Activation/gelu.py", "Activation/relu.py", "Activation/relu.py"]

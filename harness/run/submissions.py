@@ -129,6 +129,8 @@ def _prepare(task_key: str | None, raw: str, source: str, sample_id: int | None,
     task_key = escape_surrogates(task_key) if isinstance(task_key, str) else task_key
     if task_key is None:
         error = "cannot tell which task this is: give `file` (e.g. \"Activation/gelu.py\") or an `instruction` with the task prompt"
+    elif not isinstance(task_key, str):
+        error = f"the task is named by a value of type {type(task_key).__name__}, not a string (e.g. \"Activation/gelu.py\")"
     else:
         try:
             task_id = get_task(task_key).id
@@ -137,6 +139,8 @@ def _prepare(task_key: str | None, raw: str, source: str, sample_id: int | None,
     if isinstance(raw, str):
         raw = escape_surrogates(raw)
     code = extract_code(raw) if isinstance(raw, str) else ""
+    if error is None and not isinstance(raw, str):  # (a failed generation often leaves None)
+        error = f"the prediction is a value of type {type(raw).__name__}, not a string of code"
     if error is None and not code.strip():
         error = "empty code: the prediction holds no Python source"
     if error is None:
