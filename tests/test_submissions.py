@@ -29,6 +29,17 @@ def test_separator_and_end_tokens():
 
 def test_unterminated_fence_from_a_truncated_generation():
     assert extract_code(f"```python\n{CODE}") == CODE
+    assert extract_code(f"Here is the kernel:\n\n```python\n{CODE}") == CODE  # after prose too
+
+
+def test_fences_as_commonmark_writes_them():
+    """A fence inside a list item (its body indented as the fence is), tildes, a longer backtick
+    fence (which a shorter line of backticks inside does not close): each holds the code."""
+    indented = "".join(f"   {line}\n" if line else "\n" for line in CODE.split("\n")[:-1])
+    assert extract_code(f"Steps:\n\n1. The kernel:\n   ```python\n{indented}   ```\n2. Done.") == CODE
+    assert extract_code(f"Code:\n~~~python\n{CODE}~~~\n") == CODE
+    nested = CODE + "EXAMPLE = '''\n```\n'''\n"  # a line of three backticks inside a string
+    assert extract_code(f"Code:\n````python\n{nested}````\nThat is all.") == nested
 
 
 def test_jsonl_routes_by_file_stem_and_instruction(tmp_path):

@@ -35,8 +35,9 @@ CODE_KEYS = ("predict", "prediction", "completion", "code", "output", "response"
 END_TOKENS = ("<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|end|>", "</s>", "<｜end▁of▁sentence｜>")
 ENTRY_MARKER = "Wrapper Entry Information:"
 DESCRIPTION_MARKER = "Functional Description:"
-_OPENING_FENCE = re.compile(r"[ \t]*```[^\n`]*")   # a whole line: ``` and an optional language tag
-_CLOSING_FENCE = re.compile(r"[ \t]*```[ \t]*")
+# a whole line: its indentation, three or more backticks or tildes, an optional language tag (no
+# backtick in a backtick fence's, as in CommonMark)
+_OPENING_FENCE = re.compile(r"([ \t]*)(?:(`{3,})[^`]*|(~{3,}).*)")
 
 
 @dataclass
@@ -61,19 +62,36 @@ class Job:
 
 
 def fenced_blocks(text: str) -> list[str]:
-    """The contents of the markdown code fences in ``text`` (an opening line of three backticks and
-    an optional tag, up to the next line of three backticks alone), in one pass over the lines."""
-    blocks, current = [], None
+    """The contents of the markdown code fences in ``text``, as CommonMark reads them, in one pass
+    over the lines: an opening line of three or more backticks or tildes and an optional tag, up to a
+    line of the same character, at least as many, alone; each content line loses the indentation
+    the opening fence had (a fence inside a list item); a fence never closed runs to the end of the
+    text (a generation cut by a stop sequence or its token limit)."""
+    blocks, current, fence, indent = [], None, "", 0
     for line in text.split("\n"):
         if current is None:
-            if _OPENING_FENCE.fullmatch(line):
-                current = []
-        elif _CLOSING_FENCE.fullmatch(line):
+            opening = _OPENING_FENCE.fullmatch(line)
+            if opening:
+                current, fence, indent = [], opening.group(2) or opening.group(3), len(opening.group(1))
+        elif _closes(line, fence):
             blocks.append("\n".join(current) + "\n" if current else "")
             current = None
         else:
-            current.append(line)
+            current.append(_dedented(line, indent))
+    if current:
+        blocks.append("\n".join(current) + "\n")
     return blocks
+
+
+def _closes(line: str, fence: str) -> bool:
+    bare = line.strip(" \t")
+    return len(bare) >= len(fence) and bare == fence[0] * len(bare)
+
+
+def _dedented(line: str, indent: int) -> str:
+    """``line`` less up to ``indent`` leading spaces or tabs."""
+    keep = len(line) - len(line.lstrip(" \t"))
+    return line[min(indent, keep):]
 
 
 def _parses(text: str) -> bool:
@@ -104,8 +122,6 @@ def extract_code(text: str) -> str:
         # scanned to the end (quadratic, holding the GIL: one prediction froze a server)
         with_defs = [b for b in blocks if re.search(r"^[ \t]*(def|@triton)", b, re.M)]
         text = "\n\n".join(with_defs or blocks)
-    elif text.lstrip().startswith("```"):  # an unterminated fence (truncated generation)
-        text = text.lstrip().split("\n", 1)[1] if "\n" in text.lstrip() else ""
     return text.strip("\n") + "\n" if text.strip() else ""
 
 
