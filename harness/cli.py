@@ -67,12 +67,24 @@ def _workers(args: argparse.Namespace) -> int | None:
         raise UsageError(f"{ENV_WORKERS}: {exc}") from None
 
 
+def _output_folder(out: Path) -> Path:
+    """``--out``, made if missing; a usage error where it cannot be a folder (a file, a path under
+    a file, a place that takes no folders)."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: not a folder (a file of that name exists)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--out {out}: cannot be made ({exc.strerror or exc})") from None
+    return out
+
+
 def _config(args: argparse.Namespace, **overrides) -> RunConfig:
     """The run settings from the command line (``overrides`` win)."""
     limits = StageLimits.with_timeout(args.timeout)
     if args.perf_timeout:
         limits.perf = args.perf_timeout
-    out = Path(args.out)
+    out = _output_folder(Path(args.out))
     seed = resolve_seed(args.seed, recorded_seed(out) if args.resume else None)
     settings = dict(out_dir=out, seed=seed, resume=args.resume, gpus=args.gpus,
                     workers=_workers(args), limits=limits, keep_job_dirs=args.keep_job_dirs,

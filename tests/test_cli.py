@@ -152,3 +152,13 @@ def test_a_job_stopped_before_its_core_cases_earns_no_core_credit(tmp_path):
     assert any(c["tier"] == "core" for c in skipped) and "fail-fast" in skipped[0]["reason"], job["cases"]
     summary = json.loads((out / "summary.json").read_text())
     assert summary.get("exe_core_rate", 0) == 0, summary
+
+
+def test_an_output_folder_that_cannot_be_one_is_a_usage_error(tmp_path):
+    """--out naming a file, or a path under one, is a usage error naming --out (exit 2), not a
+    traceback."""
+    (tmp_path / "a_file").write_text("")
+    for out in (tmp_path / "a_file", tmp_path / "a_file" / "below"):
+        proc = run_cli("eval", str(ROOT / "solutions" / "Activation" / "relu.py"), "--out", str(out), "-q", "--no-perf",
+                       check=False)
+        assert proc.returncode == 2 and "--out" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr

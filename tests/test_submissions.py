@@ -164,3 +164,19 @@ def test_a_fifo_among_the_predictions_is_an_error_job_not_a_hang(tmp_path):
     jobs = load_submissions(tmp_path)
     errors = sorted(job.error or "" for job in jobs)
     assert len(jobs) == 2 and errors[0] == "" and "not a regular file" in errors[1] and "b.jsonl" in errors[1], errors
+
+
+def test_a_link_to_nothing_is_named_as_such(tmp_path):
+    (tmp_path / "gelu.py").symlink_to(tmp_path / "gone.py")
+    [job] = load_submissions(tmp_path)
+    assert "a link to nothing" in job.error and "FIFO" not in job.error, job.error
+
+
+def test_predictions_given_one_sample_id_each_get_their_own(tmp_path):
+    """Two different predictions for one task under the same sample_id: the second gets the next
+    free id (reports showed two rows of one id, and comparing runs paired the wrong jobs)."""
+    rows = [{"file": "Activation/gelu.py", "predict": CODE, "sample_id": 4},
+            {"file": "Activation/gelu.py", "predict": CODE + "# another\n", "sample_id": 4},
+            {"file": "Activation/gelu.py", "predict": CODE, "sample_id": 5}]
+    jobs = load_submissions(write_jsonl(tmp_path / "p.jsonl", rows))
+    assert sorted(job.sample_id for job in jobs) == [4, 5, 6] and len({job.key for job in jobs}) == 3

@@ -254,16 +254,17 @@ def load_submissions(source: str | Path | Iterable[tuple[str, str]] | list[str |
 
 
 def _distinct(jobs: list[Job], counters: dict) -> list[Job]:
-    """``jobs`` with no two sharing a key (task, sample id and code): a repeat of an earlier
-    prediction gets the next free sample id, so each is evaluated and recorded on its own (two
-    records under one key overwrote each other in the journal and the reports)."""
-    seen: set[str] = set()
+    """``jobs`` with no two sharing a task and sample id: a repeat of an earlier prediction, or
+    another prediction given the same sample id, gets the next free one, so each is evaluated and
+    recorded on its own (two records under one key overwrote each other in the journal and the
+    reports; two rows of one id made reports ambiguous and a comparison of runs pair the wrong ones)."""
+    seen: set[tuple[str, int]] = set()
     for job in jobs:
-        while job.key in seen:
-            group = job.task_id or job.source
+        group = job.task_id or job.source
+        while (group, job.sample_id) in seen:
             job.sample_id = max(counters[group], job.sample_id + 1)
             counters[group] = job.sample_id + 1
-        seen.add(job.key)
+        seen.add((group, job.sample_id))
     return jobs
 
 
@@ -282,6 +283,7 @@ def _from_file(path: Path, counters: dict) -> list[Job]:
     """The jobs of one prediction file; a FIFO, socket or device (whose read could block for
     ever) is an error job naming it, not read."""
     if not path.is_file():
-        return [Job(None, "", str(path), counters[str(path)],
-                    error=f"{path}: not a regular file (a FIFO, socket or device): not read")]
+        what = ("a link to nothing (its target is missing)" if path.is_symlink() and not path.exists()
+                else "missing" if not path.exists() else "not a regular file (a FIFO, socket or device)")
+        return [Job(None, "", str(path), counters[str(path)], error=f"{path}: {what}: not read")]
     return _from_jsonl(path, counters) if path.suffix == ".jsonl" else [_from_py(path, counters)]
