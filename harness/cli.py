@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from harness.config import ENV_WORKERS, INTERPRETER, RunConfig, StageLimits, resolve_seed
-from harness.run.journal import recorded_seed
+from harness.run.journal import recorded_limits, recorded_seed
 
 
 class UsageError(Exception):
@@ -81,10 +81,12 @@ def _output_folder(out: Path) -> Path:
 
 def _config(args: argparse.Namespace, **overrides) -> RunConfig:
     """The run settings from the command line (``overrides`` win)."""
-    limits = StageLimits.with_timeout(args.timeout)
+    out = _output_folder(Path(args.out))
+    # a resumed run goes on with its own seed and limits unless others are given
+    recorded = recorded_limits(out) if args.resume and not args.timeout else None
+    limits = recorded or StageLimits.with_timeout(args.timeout)
     if args.perf_timeout:
         limits.perf = args.perf_timeout
-    out = _output_folder(Path(args.out))
     seed = resolve_seed(args.seed, recorded_seed(out) if args.resume else None)
     settings = dict(out_dir=out, seed=seed, resume=args.resume, gpus=args.gpus,
                     workers=_workers(args), limits=limits, keep_job_dirs=args.keep_job_dirs,

@@ -127,3 +127,25 @@ def test_a_journal_that_cannot_be_written_keeps_the_result_and_says_why(tmp_path
     monkeypatch.setattr(journal, "_write_line", full)
     journal.append(result)
     assert journal.done == {"k": result} and "No space left" in journal.write_error
+
+
+def test_a_resume_without_limits_goes_on_with_the_runs_own(tmp_path):
+    """A run made with --timeout resumes without repeating it (the journal's limits are taken, as
+    its seed is); a limit given explicitly on resume still has to match."""
+    relu = ROOT / "solutions" / "Activation" / "relu.py"
+    out = tmp_path / "out"
+    run_cli("eval", str(relu), "--out", str(out), "-q", "--no-perf", "--timeout", "120", "--no-report")
+    [first] = load_metrics(out)
+    again = run_cli("eval", str(relu), "--out", str(out), "-q", "--no-perf", "--resume", "--no-report", check=False)
+    assert again.returncode == 0, again.stderr[-2000:]
+    other = run_cli("eval", str(relu), "--out", str(out), "-q", "--no-perf", "--resume", "--timeout", "90",
+                    "--no-report", check=False)
+    assert other.returncode != 0 and "limits" in other.stderr, other.stderr[-2000:]
+    # the same prediction read from another file: the record reused names where it was read now
+    moved = tmp_path / "moved" / "relu.py"
+    moved.parent.mkdir()
+    moved.write_text(relu.read_text())
+    run_cli("eval", str(moved), "--out", str(out), "-q", "--no-perf", "--resume", "--no-report")
+    [record] = load_metrics(out)
+    assert record["source"].startswith(str(moved)), record["source"]
+    assert record["seconds"] == first["seconds"] and record["info"] == first["info"]  # reused, not run again

@@ -4,12 +4,14 @@ resuming under other settings is refused rather than mixing results."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import threading
 from pathlib import Path
 from typing import Any
 
+from harness.config import StageLimits
 from harness.verdicts import JobResult
 
 JOURNAL_NAME = "journal.jsonl"
@@ -19,21 +21,41 @@ class JournalError(Exception):
     """The output directory holds a journal that cannot be continued as asked."""
 
 
+def _recorded_header(out_dir: Path) -> dict:
+    """The header of the journal under ``out_dir`` ({} where there is none)."""
+    try:
+        with open(out_dir / JOURNAL_NAME, encoding="utf-8", errors="replace") as f:
+            header = json.loads(f.readline(1 << 20))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    return header if isinstance(header, dict) and header.get("kind") == "header" else {}
+
+
 def recorded_seed(out_dir: Path) -> int | None:
     """The seed in the header of the journal under ``out_dir`` (None: no journal, or none recorded),
     so that resuming a run drawn with a random seed goes on with the same one."""
-    path = out_dir / JOURNAL_NAME
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            header = json.loads(f.readline(1 << 20))
-    except (OSError, ValueError, RecursionError):
-        return None
-    seed = header.get("seed") if isinstance(header, dict) and header.get("kind") == "header" else None
+    seed = _recorded_header(out_dir).get("seed")
     return seed if type(seed) is int else None
+
+
+def recorded_limits(out_dir: Path) -> StageLimits | None:
+    """The stage limits in the header of the journal under ``out_dir`` (None: none recorded), so
+    that resuming a run goes on with its own unless others are given."""
+    limits = _recorded_header(out_dir).get("limits")
+    names = set(StageLimits.__dataclass_fields__)
+    if not (isinstance(limits, dict) and set(limits) == names
+            and all(type(v) in (int, float) and v > 0 for v in limits.values())):
+        return None
+    return StageLimits(**{k: float(v) for k, v in limits.items()})
 
 
 class Journal:
     """Append-only JSONL of :class:`JobResult` s."""
+
+    def results_for(self, jobs: list) -> list[JobResult]:
+        """The recorded results of ``jobs`` (those done), each naming where this run read its job
+        (a resumed run's predictions may have moved to another file or line since)."""
+        return [dataclasses.replace(self.done[j.key], source=j.source) for j in jobs if j.key in self.done]
 
     def __init__(self, out_dir: Path, header: dict[str, Any], resume: bool) -> None:
         self.path = out_dir / JOURNAL_NAME

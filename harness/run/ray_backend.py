@@ -218,7 +218,7 @@ def run_on_ray(jobs: list[Job], config: RunConfig, address: str | None = None,
             thread.join()
     finally:
         actors.close()
-    results = {j.key: journal.done[j.key] for j in jobs if j.key in journal.done}
+    results = {r.key: r for r in journal.results_for(jobs)}
     summary = write_reports(config.out_dir, list(results.values()), header | {"wall_s": round(time.monotonic() - started, 1)})
     by_model = per_gpu_model(list(results.values()))
     if len(by_model) > 1:  # speedups against eager on different GPUs are not one population: say so

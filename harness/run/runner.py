@@ -305,7 +305,7 @@ class Evaluator:
         finally:
             if opened:
                 self.close()
-        results = [journal.done[j.key] for j in jobs if j.key in journal.done]
+        results = journal.results_for(jobs)
         self.results = {r.key: r for r in results}
         extra = {"journal_error": journal.write_error} if journal.write_error else {}
         if self.left_behind:
