@@ -81,6 +81,7 @@ def _output_folder(out: Path) -> Path:
 
 def _config(args: argparse.Namespace, **overrides) -> RunConfig:
     """The run settings from the command line (``overrides`` win)."""
+    workers = _workers(args)  # (every setting checked before --out is made)
     out = _output_folder(Path(args.out))
     # a resumed run goes on with its own seed and limits unless others are given
     recorded = recorded_limits(out) if args.resume and not args.timeout else None
@@ -89,7 +90,7 @@ def _config(args: argparse.Namespace, **overrides) -> RunConfig:
         limits.perf = args.perf_timeout
     seed = resolve_seed(args.seed, recorded_seed(out) if args.resume else None)
     settings = dict(out_dir=out, seed=seed, resume=args.resume, gpus=args.gpus,
-                    workers=_workers(args), limits=limits, keep_job_dirs=args.keep_job_dirs,
+                    workers=workers, limits=limits, keep_job_dirs=args.keep_job_dirs,
                     mode=INTERPRETER if args.interpret else None, perf=not args.no_perf,
                     compile_baseline=args.compile, shards=args.shards, fail_fast=getattr(args, "fail_fast", False),
                     perf_samples=getattr(args, "perf_samples", False),
