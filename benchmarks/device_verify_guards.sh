@@ -46,13 +46,19 @@
 # positions; two calls of their own:
 #   PART=attacks bash benchmarks/device_verify_guards.sh    (call_exe, then the adversarial step: 520 s)
 #   bash benchmarks/device_verify_guards.sh                 (corpus, perf GPU tests: 270 s)
+#   PART=short bash benchmarks/device_verify_guards.sh      (call_exe and the random statistics' GPU test: 150 s)
 #   (on the device: $OUT set, packages on PYTHONPATH)
 # Writes $OUT/verify_guards.tgz and prints a digest. A perf suite (device_suite.sh) then gives the
 # spread of timed_over_check_busy: python benchmarks/check_busy_table.py <journal>.
 set -uo pipefail
 . "$(dirname "$0")/device_lib.sh"
 run_dir verify_guards
-if [ "${PART:-}" = attacks ]; then
+if [ "${PART:-}" = short ]; then  # what fits a machine's last minutes: honest solutions and the random statistics
+  step call_exe 90 python3 benchmarks/throughput.py --out "$R/tp" --parts call_exe --suite-timeout 80
+  tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
+  step gpu_statistics 60 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_random_statistics.py tests/test_sampled_results.py -m gpu
+  tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
+elif [ "${PART:-}" = attacks ]; then
   step call_exe 90 python3 benchmarks/throughput.py --out "$R/tp" --parts call_exe --suite-timeout 80
   tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
   step adversarial "${ADVERSARIAL_S:-430}" python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_adversarial.py tests/test_saved_results.py \
