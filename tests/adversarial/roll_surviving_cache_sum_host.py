@@ -22,7 +22,7 @@
 # (cases: 0.04423 ms and 0.04215 ms vs eager 0.0077/0.0058 ms). Honest solutions/Reduce/sum.py in
 # the same setup: perf `ok`, speedup 0.000574 (12.87 ms, 11.05 ms). ~268x inflated.
 # Natively the host round trip (.item()) costs tens of microseconds; see the all-Triton variant
-# roll_surviving_cache_sum_triton.py, which needs no host sync.
+# a variant whose table and probe are Triton kernels, which needs no host sync.
 # A correct harness: timed inputs that the wrapper cannot have seen (fresh draws per repetition,
 # or at least a transformation that is not value-preserving, e.g. a keyed per-repetition
 # perturbation / permutation that changes the answer non-trivially), or perf reported as
