@@ -39,7 +39,8 @@ independence between positions and between calls.
 
 CHECK_NOTE = ("random output: shape, dtype, range [0,1), float resolution, and distribution tests "
               "(Kolmogorov-Smirnov, mean, variance, correlation at several lags, runs above/below 1/2, "
-              "uniformity of successive pairs, periodicity, repeats across calls) with a false-alarm "
+              "uniformity of successive pairs, periodicity, repeats of and dependence on earlier calls, "
+              "anywhere in the output) with a false-alarm "
               "rate below 1e-6 per case, since the bits cannot match PyTorch's")
 
 # One store per element plus a few integer ops to turn random bits into a float.
