@@ -71,6 +71,26 @@ def test_calls_that_repeat_past_a_prefix_or_follow_from_each_other_fail():
     assert "not independent" in _two_calls(first, torch.remainder(2 * first, 1.0))
 
 
+def test_a_call_repeating_one_several_calls_back_fails():
+    """Repeats are looked for in every earlier call, not only the last few (a cycle of five seeds
+    repeats the call five back)."""
+    module = RAND.module
+    cases = [c for c in RAND.correctness_cases(0) if c.kwargs.get("dtype") == torch.float64][:6]
+    history: list = []
+    g = torch.Generator().manual_seed(6)
+    first = None
+    for i, case in enumerate(cases):
+        case.history = history
+        shape = case.args[0] if isinstance(case.args[0], (tuple, list)) else case.args
+        out = torch.rand(*shape, dtype=torch.float64, generator=g)
+        if i == 0:
+            first = out.reshape(-1)
+        verdict = module.check(case, out if i < 5 else torch.cat([first, out.reshape(-1)])[:out.numel()].view(out.shape),
+                               out)
+        assert (verdict is None) == (i < 5), (i, verdict)
+    assert "the seed is not fresh per call" in verdict
+
+
 def test_a_coarse_grid_shifted_off_zero_still_fails_the_resolution_test():
     """Float64 values of 24 random bits plus a constant lie on a shifted grid: their differences
     are on the 2**-24 grid, which 32 random bits make unlikely."""

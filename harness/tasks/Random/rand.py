@@ -68,15 +68,17 @@ MIN_STAT_N = 1000  # distribution tests need enough values to have power
 MIN_COUNT = 64  # comparisons a counting test needs
 SHARE = 0.25  # share of hits that fails a counting test
 # Across calls: each call's values at ACROSS_SAMPLE positions the judge draws (harness/checks.py
-# judge_positions) are remembered, and a later call is compared with the last ACROSS_CALLS earlier
-# ones at the same positions by three tests at ACROSS_ALPHA each: how many values are equal (at most
-# EQUAL_CHANCE per position for independent draws of the dtype's resolution), the differences
-# frac(x_new - x_old), uniform for independent calls (a fixed stream shifted per call gives one
-# value), and the pairs (x_old, x_new) filling the unit square (any function of the earlier call
-# lies on curves). With the 16 tests above a case's false-alarm rate stays below 1e-6.
+# judge_positions) are remembered, and a later call is compared with every earlier one at the same
+# positions for how many values are equal (at most EQUAL_CHANCE per position for independent draws
+# of the dtype's resolution; at REPEAT_ALPHA each, so the 16 earlier calls a case can have cost
+# ALPHA/4 in all), and with the last ACROSS_CALLS for dependence, at ACROSS_ALPHA per test: the
+# differences frac(x_new - x_old), uniform for independent calls (a fixed stream shifted per call
+# gives one value), and the pairs (x_old, x_new) filling the unit square (any function of the
+# earlier call lies on curves). With the 16 tests above a case's false-alarm rate stays below 1e-6.
 ACROSS_SAMPLE = 4096
 ACROSS_CALLS = 4
 ACROSS_ALPHA = ALPHA / 4
+REPEAT_ALPHA = ALPHA / 64
 ACROSS_MIN = 256  # positions two calls share for the tests of differences and pairs to run
 PAIR_BINS = 8  # the pairs' grid: 64 cells, each expecting at least SERIAL_MIN_PER_BIN pairs
 EQUAL_CHANCE = {torch.float64: 2.0 ** -32, torch.float32: 2.0 ** -24, torch.float16: 2.0 ** -7,
@@ -170,15 +172,15 @@ def _distribution(x: torch.Tensor, shape, dtype: torch.dtype) -> str | None:
 
 
 def _across(x: torch.Tensor, dtype: torch.dtype, label: str, positions: torch.Tensor,
-            old: torch.Tensor) -> str | None:
+            old: torch.Tensor, dependence: bool) -> str | None:
     """The tests of one call's values ``x`` against an earlier call's (case ``label``), whose values
-    at ``positions`` are ``old`` (see ACROSS_SAMPLE)."""
+    at ``positions`` are ``old`` (see ACROSS_SAMPLE): repeats, and with ``dependence`` the rest."""
     shared = positions < x.numel()
     new, old = x[positions[shared].to(x.device)].cpu(), old[shared]
     m = new.numel()
     if m < MIN_COUNT:
         return None
-    log_term = math.log(2.0 / ACROSS_ALPHA)
+    log_term = math.log(2.0 / REPEAT_ALPHA)
     q = EQUAL_CHANCE[dtype]
     equal = int((new == old).sum())
     a = 2.0 * log_term / 3.0
@@ -186,8 +188,9 @@ def _across(x: torch.Tensor, dtype: torch.dtype, label: str, positions: torch.Te
     if equal > limit:
         return (f"{equal} of {m} values at positions drawn by the judge equal those of an earlier call (case "
                 f"{label!r}; independent draws: at most {limit:.1f}): the seed is not fresh per call")
-    if m < ACROSS_MIN:
+    if not dependence or m < ACROSS_MIN:
         return None
+    log_term = math.log(2.0 / ACROSS_ALPHA)
     grid = torch.finfo(dtype).eps  # the dtype's grid moves the differences' CDF by about one step
     s = torch.sort(torch.frac(new - old + 1.0)).values  # in [0, 1]: x_new - x_old mod 1
     k = torch.arange(1, m + 1, dtype=torch.float64)
@@ -264,13 +267,13 @@ def check(case: Case, output, expected) -> str | None:
             return msg
     # Across calls: a generator reseeded identically on every call (a constant seed), everywhere or
     # past some position, repeats its numbers; one stream shifted per call does not repeat them but
-    # makes each call a function of the last (see ACROSS_SAMPLE). Compared with the last calls of
-    # other cases of the same run, shared through `case.history`.
+    # makes each call a function of the last (see ACROSS_SAMPLE). Compared with the earlier calls
+    # of other cases of the same run (for dependence, the last few), shared through `case.history`.
     history = getattr(case, "history", None)
     if history is not None:
         earlier = [entry for entry in history if entry[0] != case.label]  # (the same case judged again: a re-judge)
-        for label, positions, old in earlier[-ACROSS_CALLS:]:
-            msg = _across(x, output.dtype, label, positions, old)
+        for i, (label, positions, old) in enumerate(earlier):
+            msg = _across(x, output.dtype, label, positions, old, dependence=i >= len(earlier) - ACROSS_CALLS)
             if msg:
                 return msg
         positions = judge_positions(n, ACROSS_SAMPLE)
