@@ -59,7 +59,7 @@ def _mask_lags(n: int, shape) -> list[int]:
 def check_dropout(output: Any, kept: torch.Tensor, dropped: torch.Tensor | float, p: float, *,
                   kept_bound: torch.Tensor | float, dropped_bound: torch.Tensor | float = 0.0,
                   dtype: torch.dtype, where: str = "output", history: list | None = None,
-                  label: str = "") -> str | None:
+                  label: str = "", call: object = None) -> str | None:
     """Judge the output of a training-mode dropout (possibly followed by elementwise ops).
 
     ``kept`` (float64) is what each element must be when it is kept -- the pre-dropout value times
@@ -68,7 +68,8 @@ def check_dropout(output: Any, kept: torch.Tensor, dropped: torch.Tensor | float
     elements where the two are distinguishable: the number dropped is Binomial(n, p); masks at each
     lag of :func:`_mask_lags` agree as independent draws do (a mask repeated per block or row
     fails); and with ``history`` (a list shared by the cases of one run), the mask differs from the
-    masks of earlier calls (a constant seed fails). p = 0 and p = 1 demand every element kept /
+    masks of earlier calls (a constant seed fails); ``call`` (the case object) tells a call judged
+    again from another call of the same label. p = 0 and p = 1 demand every element kept /
     dropped."""
     if not isinstance(output, torch.Tensor):
         return f"{where}: expected a tensor, got {type(output).__name__}"
@@ -131,8 +132,10 @@ def check_dropout(output: Any, kept: torch.Tensor, dropped: torch.Tensor | float
         if msg:
             return msg + " -- the mask is not independent across positions (a stream reused per block or row?)"
     if history is not None:
-        earlier = [entry for entry in history if entry[0] != label]  # (the same case judged again: a re-judge)
-        for other_label, (positions, om, od, op) in earlier:
+        # (the same call judged again, a re-judge, is the same case object; another config's call of
+        # the case has an object of its own: run/reference.py PassInputs)
+        earlier = [entry for entry in history if (entry[1] is not call if call is not None else entry[0] != label)]
+        for other_label, _, (positions, om, od, op) in earlier:
             q = p * op + (1.0 - p) * (1.0 - op)
             shared = positions < mask.numel()
             at = positions[shared].to(dev)
@@ -147,5 +150,5 @@ def check_dropout(output: Any, kept: torch.Tensor, dropped: torch.Tensor | float
                 return msg + " -- the seed is not fresh per call"
         positions = judge_positions(mask.numel(), DROPOUT_ACROSS_SAMPLE)
         at = positions.to(dev)
-        history[:] = earlier + [(label, (positions, mask[at].cpu(), decided[at].cpu(), p))]
+        history[:] = earlier + [(label, call, (positions, mask[at].cpu(), decided[at].cpu(), p))]
     return None

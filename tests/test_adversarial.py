@@ -888,6 +888,14 @@ WRONG_BUT_UNSEEN = {
     ("Random/rand.py", "rand_rotated_fixed_stream"): ("wrong", "not independent of an earlier call's"),
     ("Random/rand.py", "rand_low_resolution_offset"): ("wrong", "carry too few random bits"),
     ("Fusion/fused_hardshrink_dropout.py", "dropout_fixed_mask_past_prefix"): ("wrong", "the seed is not fresh per call"),
+    # ... a seed cycling every five calls; a counter that repeats in each autotune config's pass
+    ("Random/rand.py", "rand_seed_period5"): ("wrong", "the seed is not fresh per call"),
+    ("Random/rand.py", "rand_repeats_across_config_passes"): ("wrong", "the seed is not fresh per call"),
+    ("Fusion/fused_hardshrink_dropout.py", "dropout_repeats_across_config_passes"): ("wrong", "the seed is not fresh per call"),
+    # an input returned as the result because it holds the answer (an identity permutation, a new
+    # momentum buffer equal to the gradient): not an out= argument the reference fills
+    ("Index/permute_copy.py", "alias_identity_permute_copy"): ("wrong", "shares memory with argument 0"),
+    ("Optimizer/SGD.py", "alias_sgd_buffer_is_grad"): ("wrong", "shares memory with argument 1"),
 }
 OTHER_TASKS = HOST_OR_REARRANGED | WRONG_BUT_UNSEEN
 

@@ -180,6 +180,10 @@ def test_returning_an_out_tensor_the_reference_fills_is_the_same_answer():
     assert judge_call(returned_out, reference) is None
     view_of_input = CallRecord((values, indices), [torch.ones(2)], {"out": (values, indices)}, ["0", None])
     assert "shares memory with argument 0" in judge_call(view_of_input, reference)
+    # an input that holds the answer is still no out= argument (an identity permutation's input)
+    holds = CallRecord((values, indices), [values.clone()], {"out": (values.clone(), indices.clone())}, [None, None])
+    returned_input = CallRecord((values, indices), [values], {"out": (values, indices)}, ["0", None])
+    assert "shares memory with argument 0" in judge_call(returned_input, holds)
     # a reference that leaves out[0] unlike its returned values: returning out[0] is not its answer
     other_reference = CallRecord((values, indices), [torch.ones(2)], {"out": (torch.zeros(2), indices)}, [None, None])
     assert "shares memory with argument out[0]" in judge_call(returned_out, other_reference)

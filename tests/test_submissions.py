@@ -180,3 +180,14 @@ def test_predictions_given_one_sample_id_each_get_their_own(tmp_path):
             {"file": "Activation/gelu.py", "predict": CODE, "sample_id": 5}]
     jobs = load_submissions(write_jsonl(tmp_path / "p.jsonl", rows))
     assert sorted(job.sample_id for job in jobs) == [4, 5, 6] and len({job.key for job in jobs}) == 3
+
+
+def test_a_cut_off_example_after_the_answer_and_a_tilde_underline_in_plain_code_are_no_fences():
+    """An unclosed fence after a closed one is an example the token limit cut off, not code; plain
+    code ended by a chat token whose docstring underlines a heading with tildes is plain code."""
+    answer = f"Here it is:\n\n```python\n{CODE}```\n\n### Example usage\n\n```python\ndef _demo():\n    x = relu(torch.randn(4"
+    assert extract_code(answer) == CODE
+    underlined = CODE.replace("    return input\n", '    """Notes\n    ~~~~~\n    None."""\n    return input\n')
+    assert extract_code(underlined + "<|im_end|>") == underlined
+    tabbed = "def gelu(input, approximate='none'):\n\treturn input\n"  # tabs of the code's own, fence indented
+    assert extract_code("1. Code:\n    ```python\n" + tabbed + "    ```\n") == tabbed

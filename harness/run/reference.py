@@ -79,7 +79,9 @@ class PassInputs:
     are drawn (``draw_cases(config)``) and computed (``expected_of(config)``) when its first call is
     judged, once. Each process's calls are judged on case objects of their own: a task's checks may
     keep state across the calls of one process (the random tasks' tests across calls: a fresh
-    process restarts a counter-based seed, which is no repeat within a process)."""
+    process restarts a counter-based seed, which is no repeat within a process), held in case
+    attributes named ``*history``, which every config pass of a process shares (its counter runs on
+    from one pass to the next: tests/adversarial/rand_repeats_across_config_passes.py)."""
 
     def __init__(self, cases: list[Case], expected: list[CallRecord], draw_cases: Callable[[int], list[Case]],
                  expected_of: Callable[[int], list[CallRecord]], shares: list[list[int]] | None = None) -> None:
@@ -99,6 +101,13 @@ class PassInputs:
                 self._expected[config] = self._expected_of(config)
             if key not in self._cases:
                 self._cases[key] = self._draw_cases(config)
+                first = self._cases.get((0, key[1]))
+                if config and first is None:
+                    first = self._cases[(0, key[1])] = self._draw_cases(0)
+                for case, base in zip(self._cases[key], first or []):
+                    for name, value in vars(base).items():
+                        if name.endswith("history"):
+                            setattr(case, name, value)
             cases, expected = self._cases[key], self._expected[config]
             if len(cases) != self.count or len(expected) != self.count:
                 raise RuntimeError(f"config pass {config} drew {len(cases)} cases, the first {self.count}")

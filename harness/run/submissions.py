@@ -67,18 +67,18 @@ def fenced_blocks(text: str) -> list[str]:
     line of the same character, at least as many, alone; each content line loses the indentation
     the opening fence had (a fence inside a list item); a fence never closed runs to the end of the
     text (a generation cut by a stop sequence or its token limit)."""
-    blocks, current, fence, indent = [], None, "", 0
+    blocks, current, fence, indent = [], None, "", ""
     for line in text.split("\n"):
         if current is None:
             opening = _OPENING_FENCE.fullmatch(line)
             if opening:
-                current, fence, indent = [], opening.group(2) or opening.group(3), len(opening.group(1))
+                current, fence, indent = [], opening.group(2) or opening.group(3), opening.group(1)
         elif _closes(line, fence):
             blocks.append("\n".join(current) + "\n" if current else "")
             current = None
         else:
             current.append(_dedented(line, indent))
-    if current:
+    if current and not blocks:  # (after a closed block, an unclosed one is a cut-off usage example)
         blocks.append("\n".join(current) + "\n")
     return blocks
 
@@ -88,10 +88,13 @@ def _closes(line: str, fence: str) -> bool:
     return len(bare) >= len(fence) and bare == fence[0] * len(bare)
 
 
-def _dedented(line: str, indent: int) -> str:
-    """``line`` less up to ``indent`` leading spaces or tabs."""
-    keep = len(line) - len(line.lstrip(" \t"))
-    return line[min(indent, keep):]
+def _dedented(line: str, indent: str) -> str:
+    """``line`` less the opening fence's indentation ``indent``, or as many leading spaces of it as
+    it has (a tab of the code's own is kept)."""
+    if line.startswith(indent):
+        return line[len(indent):]
+    spaces = len(line) - len(line.lstrip(" "))
+    return line[min(spaces, len(indent)):]
 
 
 def _parses(text: str) -> bool:
@@ -100,6 +103,13 @@ def _parses(text: str) -> bool:
     except (SyntaxError, RecursionError, MemoryError, ValueError):
         return False
     return True
+
+
+def _without_trailing_end_tokens(text: str) -> str:
+    text = text.rstrip()
+    while any(text.endswith(token) for token in END_TOKENS):
+        text = next(text[:-len(t)] for t in END_TOKENS if text.endswith(t)).rstrip()
+    return text
 
 
 def extract_code(text: str) -> str:
@@ -114,6 +124,9 @@ def extract_code(text: str) -> str:
             break
     if text.strip() and _parses(text):
         return text.strip("\n") + "\n"
+    bare = _without_trailing_end_tokens(text)  # plain code a chat template ended with its token
+    if bare.strip() and _parses(bare):
+        return bare.strip("\n") + "\n"
     for token in END_TOKENS:
         text = text.replace(token, "")
     blocks = fenced_blocks(text)

@@ -76,7 +76,7 @@ def check(case, output, expected):
     spacing = torch.finfo(dtype).tiny * torch.finfo(dtype).eps  # subnormal spacing
     kept_bound = GELU_SLOPE * (scale * e + 2 * u * (scale * z).abs()) + 2 * u * kept.abs() + spacing
     return check_dropout(output, kept, 0.0, p, kept_bound=kept_bound, dtype=dtype,
-                         history=getattr(case, _HISTORY_ATTR, None), label=case.label)
+                         history=getattr(case, _HISTORY_ATTR, None), label=case.label, call=case)
 
 
 def cost(case: Case, output) -> Cost:

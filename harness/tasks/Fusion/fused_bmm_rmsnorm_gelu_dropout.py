@@ -92,7 +92,7 @@ def check(case, output, expected):
     kept = scale * g
     kept_bound = scale * (GELU_SLOPE * err + 4 * U32 * g.abs()) + torch.finfo(F32).tiny
     return check_dropout(output, kept, 0.0, p, kept_bound=kept_bound, dtype=F32,
-                         history=getattr(case, _HISTORY_ATTR, None), label=case.label)
+                         history=getattr(case, _HISTORY_ATTR, None), label=case.label, call=case)
 
 
 def cost(case: Case, output) -> Cost:

@@ -96,7 +96,7 @@ def check(case, output, expected):
     scale = 0.0 if p >= 1.0 else 1.0 / (1.0 - p)
     kept = scale * xh.clamp_min(0)
     return check_dropout(output, kept, 0.0, p, kept_bound=scale * err + U32 * kept + torch.finfo(F32).tiny,
-                         dtype=F32, history=getattr(case, _HISTORY_ATTR, None), label=case.label)
+                         dtype=F32, history=getattr(case, _HISTORY_ATTR, None), label=case.label, call=case)
 
 
 def cost(case: Case, output) -> Cost:

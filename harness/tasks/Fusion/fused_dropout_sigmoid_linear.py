@@ -70,7 +70,7 @@ def check(case, output, expected):
     kept = (scale * sig).reshape(*x.shape[:-1], w.shape[0])
     kept_bound = (scale * (0.25 * err + 8 * U32 * sig)).reshape(kept.shape)
     return check_dropout(output, kept, 0.0, p, kept_bound=kept_bound, dtype=F32,
-                         history=getattr(case, _HISTORY_ATTR, None), label=case.label)
+                         history=getattr(case, _HISTORY_ATTR, None), label=case.label, call=case)
 
 
 def cost(case: Case, output) -> Cost:

@@ -70,7 +70,7 @@ def check(case, output, expected):
     slack = 4 * U32 * v.abs()
     kept_bound = torch.where((v.abs() - lambd).abs() <= slack, v.abs() + slack, slack)
     return check_dropout(output, kept, 0.0, p, kept_bound=kept_bound, dtype=F32,
-                         history=getattr(case, _HISTORY_ATTR, None), label=case.label)
+                         history=getattr(case, _HISTORY_ATTR, None), label=case.label, call=case)
 
 
 def cost(case: Case, output) -> Cost:

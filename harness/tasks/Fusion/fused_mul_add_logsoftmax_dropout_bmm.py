@@ -139,7 +139,7 @@ def check(case, output, expected):
     if msg:
         return msg + " (compared with d @ mat2, d the dropout result recovered from the output)"
     msg = check_dropout(d, kept, 0.0, p, kept_bound=0.0, dtype=torch.float64, where="recovered dropout result",
-                        history=getattr(case, _HISTORY_ATTR, None), label=case.label)
+                        history=getattr(case, _HISTORY_ATTR, None), label=case.label, call=case)
     return msg
 
 

@@ -78,7 +78,7 @@ def check(case, output, expected):
     scale = 0.0 if p >= 1.0 else 1.0 / (1.0 - p)
     kept = scale * s
     return check_dropout(output, kept, 0.0, p, kept_bound=scale * err + U32 * kept.abs(), dtype=F32,
-                         history=getattr(case, _HISTORY_ATTR, None), label=case.label)
+                         history=getattr(case, _HISTORY_ATTR, None), label=case.label, call=case)
 
 
 def cost(case: Case, output) -> Cost:

@@ -271,13 +271,15 @@ def check(case: Case, output, expected) -> str | None:
     # of other cases of the same run (for dependence, the last few), shared through `case.history`.
     history = getattr(case, "history", None)
     if history is not None:
-        earlier = [entry for entry in history if entry[0] != case.label]  # (the same case judged again: a re-judge)
-        for i, (label, positions, old) in enumerate(earlier):
+        # (the same call judged again, a re-judge, is the same case object; another config's call of
+        # the case has an object of its own: run/reference.py PassInputs)
+        earlier = [entry for entry in history if entry[1] is not case]
+        for i, (label, _, positions, old) in enumerate(earlier):
             msg = _across(x, output.dtype, label, positions, old, dependence=i >= len(earlier) - ACROSS_CALLS)
             if msg:
                 return msg
         positions = judge_positions(n, ACROSS_SAMPLE)
-        history[:] = earlier + [(case.label, positions, x[positions.to(x.device)].cpu())]
+        history[:] = earlier + [(case.label, case, positions, x[positions.to(x.device)].cpu())]
     return None
 
 
