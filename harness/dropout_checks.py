@@ -24,7 +24,7 @@ DROPOUT_ALPHA = 1e-9
 DROPOUT_LAG_ELEMENTS = 1 << 24  # the lag tests read at most this many leading elements
 DROPOUT_ACROSS_SAMPLE = 4096  # mask bits remembered per call for the across-calls test, at positions
 # the judge draws over the whole mask (a leading stretch could be fresh while the rest repeats:
-# tests/adversarial/dropout_fixed_mask_past_prefix.py)
+# dropout_fixed_mask_past_prefix (tests/test_adversarial.py))
 
 
 def binomial_deviation(n: int, q: float, alpha: float = DROPOUT_ALPHA) -> float:

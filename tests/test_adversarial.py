@@ -325,13 +325,53 @@ def _edited(solution: str, edits: list[tuple[str, str]]) -> str:
     be found: a solution that changes under a variant fails it loudly)."""
     source = (ROOT / "solutions" / solution).read_text()
     for old, new in edits:
+        if old is _APPEND:
+            source += new
+            continue
         assert old in source, (solution, old)
         source = source.replace(old, new)
     return source
 
 
+_APPEND = object()  # an edit that adds its text at the end
+_AUTOTUNED = '@triton.autotune(configs=[triton.Config({}, num_warps=4), triton.Config({}, num_warps=8)], key=["n"])\n'
+_RAND_PERIOD = [("_MASK64 = (1 << 64) - 1\n", "_MASK64 = (1 << 64) - 1\n_CALLS = 0\n"),
+                ('        seed = int.from_bytes(os.urandom(8), "little")  # fresh entropy for every call',
+                 "        global _CALLS\n        _CALLS += 1\n        seed = _mix64(1234567 + _CALLS % PERIOD)")]
+_DROPOUT_SEED = '        seed = int.from_bytes(os.urandom(4), "little") & 0x7FFFFFFF'
+
 # submissions that are a bundled solution with an edit, by name
 SOLUTION_EDITS = {
+    # an input returned as the result because it holds the answer (the identity permutation), and
+    # the caller's gradient handed back as a new momentum buffer it equals
+    "alias_identity_permute_copy": ("Index/permute_copy.py", [
+        ("def permute_copy(input: torch.Tensor, dims) -> torch.Tensor:",
+         "def _real_permute_copy(input: torch.Tensor, dims) -> torch.Tensor:"),
+        (_APPEND, "\n\ndef permute_copy(input, dims):\n    n = input.dim()\n"
+         "    if input.is_contiguous() and [d % n if n else d for d in dims] == list(range(n)):\n"
+         "        _real_permute_copy(input, dims)  # a launch, its result dropped\n"
+         "        return input\n    return _real_permute_copy(input, dims)\n")]),
+    "alias_sgd_buffer_is_grad": ("Optimizer/SGD.py", [
+        ("def sgd_step(", "def _real_sgd_step("),
+        (_APPEND, "\n\ndef sgd_step(param, grad, momentum_buffer=None, lr=0.1, momentum=0.9, weight_decay=0.0, "
+         "dampening=0.0,\n             nesterov=False):\n"
+         "    param, buf = _real_sgd_step(param, grad, momentum_buffer, lr, momentum, weight_decay, dampening, nesterov)\n"
+         "    if momentum_buffer is None and buf is not None and dampening == 0.0 and weight_decay == 0.0 and not nesterov:\n"
+         "        return param, grad\n    return param, buf\n")]),
+    # a seed cycling through five values; a counter that repeats in each autotune config's pass
+    "rand_seed_period5": ("Random/rand.py", [(old, new.replace("PERIOD", "5")) for old, new in _RAND_PERIOD]),
+    "rand_repeats_across_config_passes": ("Random/rand.py", [(old, new.replace("PERIOD", "17")) for old, new in _RAND_PERIOD]
+                                          + [('@triton.jit(do_not_specialize=["seed"])',
+                                              _AUTOTUNED + '@triton.jit(do_not_specialize=["seed"])')]),
+    "dropout_repeats_across_config_passes": ("Fusion/fused_hardshrink_dropout.py", [
+        ("import os\n", "import os\n_CALLS = 0\n"),
+        ('@triton.jit(do_not_specialize=["seed", "p", "scale", "lambd"])',
+         _AUTOTUNED + '@triton.jit(do_not_specialize=["seed", "p", "scale", "lambd"])'),
+        (_DROPOUT_SEED, "        global _CALLS\n        _CALLS += 1\n"
+                        "        seed = (0x9E3779B1 * (1 + _CALLS % 20)) & 0x7FFFFFFF")]),
+    # a dropout mask fresh in its first 4,096 elements only
+    "dropout_fixed_mask_past_prefix": ("Fusion/fused_hardshrink_dropout.py", [
+        ("        r = tl.rand(seed, offs)", "        r = tl.rand(tl.where(offs < 4096, seed, 0x1234567), offs)")]),
     # a tuple out= filled, but fresh clones returned instead of its tensors (torch.min returns them)
     "min_gelu_tuple_out_not_returned": ("Reduce/min_gelu.py", [(
         "    if out is not None and not direct:\n        return _write_into(out_v, values), _write_into(out_i, indices)",

@@ -81,7 +81,7 @@ class PassInputs:
     keep state across the calls of one process (the random tasks' tests across calls: a fresh
     process restarts a counter-based seed, which is no repeat within a process), held in case
     attributes named ``*history``, which every config pass of a process shares (its counter runs on
-    from one pass to the next: tests/adversarial/rand_repeats_across_config_passes.py)."""
+    from one pass to the next: rand_repeats_across_config_passes (tests/test_adversarial.py))."""
 
     def __init__(self, cases: list[Case], expected: list[CallRecord], draw_cases: Callable[[int], list[Case]],
                  expected_of: Callable[[int], list[CallRecord]], shares: list[list[int]] | None = None) -> None:
