@@ -32,6 +32,10 @@ PARENT_PEAK_MIB = 2048 if torch.cuda.is_available() else 512
 # Seconds for call and exe each: room for a correct kernel's cases (natively that includes its JIT
 # compiles), while the attack that postpones its deadline must still end in about twice this.
 STAGE_TIMEOUT = "60" if torch.cuda.is_available() else "15"
+# The other tasks' attacks run no stage-postponing attack, and one takes longer than STAGE_TIMEOUT
+# in the interpreter: logspace_full_scalars' call (1,000 fills on the host, then 8 launches of 128
+# tensor arguments each) took 19 s on a two-core machine, a `timeout` instead of its `integrity`.
+OTHER_TASKS_TIMEOUT = "60"
 
 # name -> (verdict(s), stage(s) that carry it or None for both, phrase(s) its detail must contain)
 EXPECTED = {
@@ -761,6 +765,26 @@ def test_a_mode_left_to_finish_the_work_after_timing_is_caught_on_cpu(tmp_path, 
     assert rec["verdict"] == "integrity" and "torch-function mode" in rec["perf"]["detail"], rec["perf"]
 
 
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")
+def test_a_cache_that_finds_where_a_kept_value_sits_gains_nothing_on_cpu(monkeypatch):
+    """A wrapper that kept every input it saw found where one value of a timed repetition's input
+    sat in a set seen before (the roll's offset) and answered Reduce/sum from the kept sums without
+    reading the input: perf `ok` at 268x the honest speedup in CPU mode. Each timed input is now a
+    combination of both sets that no call saw: the cache never answers, and the submission is
+    timed doing the bundled solution's work (its speedup within 3x of the solution's in the same
+    run, CPU timings being noisy; the cache's hits were over 200x)."""
+    from harness.api import Evaluator
+    monkeypatch.setenv("KERNELBENCHX_PERF_ON_CPU", "1")
+    with Evaluator(perf=True, workers=1, shards=1, timeout=240) as ev:
+        futures = [ev.submit("Reduce/sum.py", code) for code in (_source("roll_surviving_cache_sum_host"),
+                                                                  (ROOT / "solutions" / "Reduce" / "sum.py").read_text())]
+        attack, honest = (f.result(timeout=900) for f in futures)
+    assert honest["verdict"] == "ok", honest["perf"]
+    assert attack["verdict"] == "ok", attack["perf"]
+    gain = attack["perf_metrics"]["speedup"] / honest["perf_metrics"]["speedup"]
+    assert gain < 3, (gain, attack["perf_metrics"], honest["perf_metrics"])
+
+
 LAZY_RESULT = """
 
 _honest_min = min
@@ -981,7 +1005,7 @@ def test_outputs_rearranged_by_torch_or_computed_on_the_host_are_refused(tmp_pat
     rows += honest_rows
     preds = write_jsonl(tmp_path / "preds.jsonl", rows)
     proc = subprocess.run([sys.executable, "-m", "harness.cli", "eval", str(preds), "--out", str(tmp_path / "out"), "-q",
-                           "--no-perf", "--timeout", STAGE_TIMEOUT], capture_output=True, text=True, timeout=900,
+                           "--no-perf", "--timeout", OTHER_TASKS_TIMEOUT], capture_output=True, text=True, timeout=900,
                           cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 0, proc.stderr[-3000:]
     records = {m["sample_id"]: m for m in json.loads((tmp_path / "out" / "metrics.json").read_text())}
@@ -989,12 +1013,19 @@ def test_outputs_rearranged_by_torch_or_computed_on_the_host_are_refused(tmp_pat
         rec = records[i]
         verdict, phrase = expected if isinstance(expected, tuple) else ("integrity", expected)
         assert rec["verdict"] == verdict and phrase in rec["call"]["detail"] + rec["exe"]["detail"], (name, rec)
+    # a solution or honest file judged wrong is a false alarm: its message names the run's seed
+    # and its failing cases, so that it can be replayed (--seed)
+    seed = json.loads((tmp_path / "out" / "summary.json").read_text())["seed"]
     for row in solution_rows:
         solution = records[row["sample_id"]]
-        assert solution["verdict"] == "ok", (row["file"], solution["call"], solution["exe"])
+        assert solution["verdict"] == "ok", (row["file"], f"seed {seed}", solution["call"], _failed_cases(solution))
     for row, name in zip(honest_rows, HONEST):
         rec = records[row["sample_id"]]
-        assert rec["verdict"] == "ok", (name, rec["call"], rec["exe"])
+        assert rec["verdict"] == "ok", (name, f"seed {seed}", rec["call"], _failed_cases(rec))
+
+
+def _failed_cases(record: dict) -> list[str]:
+    return [f"{c['label']}: {c.get('reason', '')}" for c in record.get("cases", []) if c["status"] not in ("ok", "skipped")]
 
 
 @pytest.mark.gpu

@@ -1,7 +1,8 @@
 """The inputs of timed repetitions (harness/perf/server.py, RotatingCase): each repetition's
-floating-point inputs are a roll of its input set by an offset of its own, the same in the
-candidate's and the baseline's process, so a kernel cannot recognise a set by a few values and
-return a result it kept."""
+floating-point inputs take every element from one input set or the other, at a rolled position, by
+offsets and coins of its own, the same in the candidate's and the baseline's process, so a kernel
+can neither recognise a set by a few values nor find where a value it kept now sits and answer
+from what it kept."""
 
 import torch
 
@@ -16,18 +17,34 @@ def _sets(n: int = 4099):
     return [make(), make()], make()
 
 
-def test_each_timed_repetition_sees_its_own_arrangement_of_the_same_values():
+def _sources(loaded: torch.Tensor, first: torch.Tensor, second: torch.Tensor) -> tuple[int, torch.Tensor]:
+    """The roll that puts every loaded value where one of the sets has it, and which set each came
+    from (True: ``first``); fails if there is none."""
+    for shift in range(loaded.numel()):
+        a, b = first.roll(shift), second.roll(shift)
+        if bool(((loaded == a) | (loaded == b)).all()):
+            return shift, loaded == a
+    raise AssertionError("the loaded values are no rolled combination of the two sets")
+
+
+def test_each_timed_repetition_combines_both_sets_anew_at_rolled_positions():
     sets, check = _sets()
+    first, second = sets[0].args[0], sets[1].args[0]
     case = RotatingCase(sets, check, key="seed:task")
     load = case.loader()
     load(0)
-    first = case.buffers.args[0].clone()
-    load(2)                                    # the same input set, another repetition
-    again = case.buffers.args[0].clone()
-    assert not torch.equal(first, again)
-    for arrangement in (first, again):
-        assert torch.equal(arrangement.sort().values, sets[0].args[0].sort().values)  # the same values
-    assert (first == again).float().mean() < 0.01  # not a few elements: nearly all moved
+    one = case.buffers.args[0].clone()
+    load(2)                                    # the same input set first, another repetition
+    two = case.buffers.args[0].clone()
+    (shift_one, coins_one), (shift_two, coins_two) = _sources(one, first, second), _sources(two, first, second)
+    assert shift_one != shift_two
+    for coins in (coins_one, coins_two):       # fair coins: about half from each set (4099 draws:
+        assert 0.45 < coins.float().mean() < 0.55  # the bounds are 6 standard deviations)
+    # what a roll would keep, a mix does not: no sum of a set (the answer a cache of sums would give)
+    for loaded in (one, two):
+        for known in (first, second):
+            assert abs(loaded.double().sum() - known.double().sum()) > 1.0
+    assert (one == two).float().mean() < 0.01  # nearly every element differs between repetitions
 
 
 def test_the_baseline_process_rebuilds_the_same_inputs_and_another_seed_does_not():

@@ -3,13 +3,14 @@
 Both sides run this same code on the same inputs, driven command by command by the parent (which
 interleaves them and holds the GPU for the duration, see run/perf_stage.py). Per perf case a process
 keeps: ``INPUT_SETS`` sets of freshly drawn inputs of identical shapes, call buffers laid out like them
-(each timed repetition first copies the next set into the buffers, its floating-point tensors rolled
-by an offset of that repetition's own, so the wrapper sees the same tensors with new values: caching
-keyed on tensor identity, pointers or a few sampled values returns stale results), and a separate
-check set. After timing, each side calls once on the check set and the parent has the
-candidate's result judged against the reference's, as it has one timed repetition's: a kernel that
-is wrong at perf sizes is wrong (large results at positions drawn after the call:
-harness/sampled_results.py).
+(each timed repetition first loads new values into the buffers: each element of a floating-point
+input taken from one set or the other by a fresh keyed coin, after a roll by an offset of that
+repetition's own, so the wrapper sees the same tensors with values it has never seen together:
+caching keyed on tensor identity, pointers, a few sampled values or where a value sat returns stale
+results), and a separate check set. After timing, each side calls once on the check set and the
+parent has the candidate's result judged against the reference's, as it has one timed
+repetition's: a kernel that is wrong at perf sizes is wrong (large results at positions drawn after
+the call: harness/sampled_results.py).
 
 Commands (JSON lines on stdin) and replies (events on the report pipe):
 ``prepare`` {digest_key, mutates}  -> ``prepared`` {cases: [{label, describe, estimate_ms, ...}]} (the
@@ -58,6 +59,7 @@ from harness.verdicts import INTEGRITY, WRONG
 INPUT_SETS = 2
 CHECK_SET = INPUT_SETS          # input_set index of the check set (never timed)
 WARMUP_CALLS = INPUT_SETS  # one call on each input set before timing
+_MIX_CHUNK = 1 << 24       # elements of a timed input mixed per draw of coins (16 MiB of them)
 
 
 class PerfCaseError(Exception):
@@ -75,11 +77,16 @@ class RotatingCase:
     """Call buffers for one perf case and the input sets copied into them, one per repetition.
 
     Two input sets alone would let a wrapper recognise a set by a few of its values and return a
-    result it kept, doing no work from the third call on. So a timed repetition's floating-point
-    inputs are also rolled (circularly shifted, as flat arrays) by an offset drawn from ``key`` and
-    the repetition's number: the same values in new places, a valid input wherever the original
-    was, and unknown in advance to the submission (``key`` holds the run's seed). The baseline
-    process builds the same offsets, so the reference of a judged repetition sees the same inputs.
+    result it kept, doing no work from the third call on. A roll of a set (a circular shift of the
+    flat array) hides where values are but not which: a wrapper that kept every input finds the
+    offset from where one value sat and answers a sum, whose answer a roll keeps, without reading
+    the input (tests/adversarial/roll_surviving_cache_sum_host.py). So a timed repetition's
+    floating-point input is, element by element, one set's or the other's value at the same rolled
+    position, chosen by coins drawn for that repetition: every position holds a value drawn as the
+    task draws it there (the sets are draws of the same cases), while the whole is a combination no
+    earlier call saw, which no cached answer gives and no few probes identify. The offsets and
+    coins come from ``key`` and the repetition's number (``key`` holds the run's seed); the baseline
+    process builds the same, so the reference of a judged repetition sees the same inputs.
     """
 
     def __init__(self, sets: list[Case], check: Case, key: str = "", roll: bool = True) -> None:
@@ -102,10 +109,12 @@ class RotatingCase:
         self._src_leaves = [[leaves_of_set[i] for i in self._rolled] for leaves_of_set in map(_input_leaves, sets)]
         rolled = {t.untyped_storage().data_ptr() for t in self._dst_leaves}
         self._copied = [k for k, dst in enumerate(self._dst) if dst.data_ptr() not in rolled]
+        self._coins: torch.Generator | None = None  # reseeded for every mix
 
     def load(self, index: int, nonce: str | None = None) -> None:
         """Copy input set ``index`` (``CHECK_SET`` for the check set) into the call buffers; with a
-        ``nonce`` (timed repetitions), rolled by the offsets it and the key give."""
+        ``nonce`` (timed repetitions), its floating-point inputs mixed with the next set's, rolled,
+        by the offsets and coins the nonce and the key give."""
         # through torch's own methods: the buffers are the submission's arguments, which it may have
         # given attributes of its own (harness/shadowing.py)
         if nonce is None or index >= len(self.sets) or not self._rolled:
@@ -114,8 +123,13 @@ class RotatingCase:
             return
         for k in self._copied:
             _COPY_STORAGE(self._dst[k], self._src[index][k])
-        for position, (dst, src) in enumerate(zip(self._dst_leaves, self._src_leaves[index])):
-            _roll_into(_VIEW(dst, -1), _VIEW(src, -1), _offset(f"{self._key}:{nonce}:{position}", _NUMEL(dst)))
+        other = self._src_leaves[(index + 1) % len(self.sets)]
+        for position, (dst, first, second) in enumerate(zip(self._dst_leaves, self._src_leaves[index], other)):
+            label = f"{self._key}:{nonce}:{position}"
+            if self._coins is None or self._coins.device != dst.device:
+                self._coins = _GENERATOR(device=dst.device)
+            _mix_into(_VIEW(dst, -1), _VIEW(first, -1), _VIEW(second, -1), _offset(label, _NUMEL(dst)),
+                      self._coins.manual_seed(_offset(f"{label}:coins", 1 << 62)))
 
     def loader(self, phase: str = "timed") -> Callable[[int], None]:
         """``rep -> load`` for repetition ``rep`` of ``phase`` (each phase has its own offsets)."""
@@ -150,11 +164,19 @@ def _offset(text: str, n: int) -> int:
     return 1 + int.from_bytes(digest, "little") % (n - 1)
 
 
-def _roll_into(dst: torch.Tensor, src: torch.Tensor, shift: int) -> None:
-    """``dst = roll(src, shift)`` for flat tensors, as two copies (no temporary)."""
-    n = src.numel()
-    dst[shift:].copy_(src[:n - shift])
-    dst[:shift].copy_(src[n - shift:])
+def _mix_into(dst: torch.Tensor, first: torch.Tensor, second: torch.Tensor, shift: int,
+              coins: torch.Generator) -> None:
+    """``dst = where(heads, roll(first, shift), roll(second, shift))`` for flat tensors, with fair
+    coins drawn from ``coins`` on dst's device, a chunk at a time (the coins' bytes are the only
+    temporary: at most ``_MIX_CHUNK``)."""
+    n = _NUMEL(dst)
+    # the roll's two pieces: dst[shift:] comes from the sets' [:n - shift], dst[:shift] from their [n - shift:]
+    for to, start, length in ((shift, 0, n - shift), (0, n - shift, shift)):
+        for done in _RANGE(0, length, _MIX_CHUNK):
+            size = length - done if length - done < _MIX_CHUNK else _MIX_CHUNK
+            heads = _RANDOM(_EMPTY(size, dtype=torch.bool, device=dst.device), generator=coins)
+            source = slice(start + done, start + done + size)
+            _WHERE(heads, first[source], second[source], out=dst[to + done:to + done + size])
 
 
 def _input_set(task: Task, seed: int, device: str, index: int) -> list[Case]:
@@ -623,6 +645,7 @@ class _DigestingWriter:
 # module is imported, before any submission.
 _COLLECTOR_OFF, _COLLECTOR_ON = gc.disable, gc.enable
 _COPY_STORAGE, _VIEW, _NUMEL = torch.UntypedStorage.copy_, torch.Tensor.view, torch.Tensor.numel
+_WHERE, _RANDOM, _EMPTY, _GENERATOR = torch.where, torch.Tensor.random_, torch.empty, torch.Generator
 _SHA256, _OPEN = hashlib.sha256, open
 _DUP, _FSTAT, _READ = os.dup, os.fstat, os.read
 
