@@ -48,6 +48,10 @@
 #   bash benchmarks/device_verify_guards.sh                 (corpus, perf GPU tests: 270 s)
 #   PART=short bash benchmarks/device_verify_guards.sh      (call_exe and the random statistics' GPU test: 150 s)
 #   (on the device: $OUT set, packages on PYTHONPATH)
+# Session 15 (2026-12-06, no device could be had): timed perf inputs mixed from both input sets by
+# keyed coins (perf/server.py _mix_into: torch.Tensor.random_ on a CUDA generator, torch.where) have
+# not run natively: the adversarial step's perf tests (the value-keyed cache, the forgeries) and a
+# perf suite against the golden results (device_suite.sh) show whether it times and judges as before.
 # Writes $OUT/verify_guards.tgz and prints a digest. A perf suite (device_suite.sh) then gives the
 # spread of timed_over_check_busy: python benchmarks/check_busy_table.py <journal>.
 set -uo pipefail

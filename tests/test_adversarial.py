@@ -390,6 +390,21 @@ SOLUTION_EDITS = {
          "        acc = tl.float64 if wide == torch.float64 else tl.float32"),
         ("    if requires_grad:\n        out.requires_grad_(True)",
          "    if out.dtype != dtype:\n        out = out.to(dtype)\n    if requires_grad:\n        out.requires_grad_(True)")]),
+    # perf: results kept under 32 sampled input values and returned when those come again (the two
+    # input sets of a task whose integer inputs were timed as drawn: 46x in CPU mode)
+    "two_set_cache_integer_inputs": ("Math/bitwise_and.py", [
+        ("def bitwise_and(input: torch.Tensor, other, out: torch.Tensor = None) -> torch.Tensor:",
+         "def _honest_bitwise_and(input: torch.Tensor, other, out: torch.Tensor = None) -> torch.Tensor:"),
+        (_APPEND, "\n\n_kept = {}\n\n\ndef _fingerprint(t):\n"
+         "    if not isinstance(t, torch.Tensor):\n        return t\n"
+         "    flat = t.reshape(-1)\n"
+         "    picks = tuple(flat[(i * 2654435761) % flat.numel()].item() for i in range(32)) if flat.numel() else ()\n"
+         "    return tuple(t.shape), tuple(t.stride()), str(t.dtype), picks\n\n\n"
+         "def bitwise_and(input, other, out=None):\n"
+         "    key = (_fingerprint(input), _fingerprint(other), None if out is None else (tuple(out.shape), str(out.dtype)))\n"
+         "    if key in _kept:\n        return _kept[key] if out is None else out.copy_(_kept[key])\n"
+         "    result = _honest_bitwise_and(input, other, out=out)\n"
+         "    if len(_kept) < 256:\n        _kept[key] = result.clone()\n    return result\n")]),
     # honest: the out= pair filled and returned itself where the reference returns new tensors
     "gelu_min_returns_out_pair": ("Fusion/fused_gelu_min.py", [(
         "        out[1].copy_(indices)\n    return values, indices",
@@ -765,24 +780,33 @@ def test_a_mode_left_to_finish_the_work_after_timing_is_caught_on_cpu(tmp_path, 
     assert rec["verdict"] == "integrity" and "torch-function mode" in rec["perf"]["detail"], rec["perf"]
 
 
+# perf caches that the timed inputs' mix (perf/server.py RotatingCase) leaves without a hit:
+# attack file -> the task it answers (its bundled solution runs beside it)
+MIXED_INPUT_CACHES = {"roll_surviving_cache_sum_host": "Reduce/sum.py",
+                      "two_set_cache_integer_inputs": "Math/bitwise_and.py"}
+
+
 @pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")
-def test_a_cache_that_finds_where_a_kept_value_sits_gains_nothing_on_cpu(monkeypatch):
+def test_caches_of_inputs_seen_before_gain_nothing_on_cpu(monkeypatch):
     """A wrapper that kept every input it saw found where one value of a timed repetition's input
     sat in a set seen before (the roll's offset) and answered Reduce/sum from the kept sums without
-    reading the input: perf `ok` at 268x the honest speedup in CPU mode. Each timed input is now a
-    combination of both sets that no call saw: the cache never answers, and the submission is
-    timed doing the bundled solution's work (its speedup within 3x of the solution's in the same
-    run, CPU timings being noisy; the cache's hits were over 200x)."""
+    reading the input: perf `ok` at 268x the honest speedup in CPU mode; on Math/bitwise_and, whose
+    integer inputs were timed as drawn, a cache keyed by a few values got 46x. Each timed input is
+    now a combination of both sets that no call saw, integers included where the task says they
+    are free values: the caches never answer, and each submission is timed doing its bundled
+    solution's work (its speedup within 3x of the solution's in the same run, CPU timings being
+    noisy; the caches' hits were over 40x)."""
     from harness.api import Evaluator
     monkeypatch.setenv("KERNELBENCHX_PERF_ON_CPU", "1")
     with Evaluator(perf=True, workers=1, shards=1, timeout=240) as ev:
-        futures = [ev.submit("Reduce/sum.py", code) for code in (_source("roll_surviving_cache_sum_host"),
-                                                                  (ROOT / "solutions" / "Reduce" / "sum.py").read_text())]
-        attack, honest = (f.result(timeout=900) for f in futures)
-    assert honest["verdict"] == "ok", honest["perf"]
-    assert attack["verdict"] == "ok", attack["perf"]
-    gain = attack["perf_metrics"]["speedup"] / honest["perf_metrics"]["speedup"]
-    assert gain < 3, (gain, attack["perf_metrics"], honest["perf_metrics"])
+        futures = {name: (ev.submit(task, _source(name)), ev.submit(task, (ROOT / "solutions" / task).read_text()))
+                   for name, task in MIXED_INPUT_CACHES.items()}
+        results = {name: (attack.result(timeout=900), honest.result(timeout=900)) for name, (attack, honest) in futures.items()}
+    for name, (attack, honest) in results.items():
+        assert honest["verdict"] == "ok", (name, honest["perf"])
+        assert attack["verdict"] == "ok", (name, attack["perf"])
+        gain = attack["perf_metrics"]["speedup"] / honest["perf_metrics"]["speedup"]
+        assert gain < 3, (name, gain, attack["perf_metrics"], honest["perf_metrics"])
 
 
 LAZY_RESULT = """

@@ -47,6 +47,22 @@ def test_each_timed_repetition_combines_both_sets_anew_at_rolled_positions():
     assert (one == two).float().mean() < 0.01  # nearly every element differs between repetitions
 
 
+def test_integer_inputs_are_mixed_only_where_the_task_says_they_are_free_values():
+    """Integer and bool inputs may be indices that must stay unique or sorted: timed as drawn,
+    unless the task opts in (PERF_MIX_INTEGERS), as Math/bitwise_and does, whose two sets a cache
+    could otherwise tell apart by a few values."""
+    sets, check = _sets()
+    drawn, mixed = RotatingCase(sets, check, key="k"), RotatingCase(sets, check, key="k", integers=True)
+    for case in (drawn, mixed):
+        case.loader()(3)                       # set 1 first
+    assert torch.equal(drawn.buffers.args[1], sets[1].args[1])
+    shift, coins = _sources(mixed.buffers.args[1], sets[1].args[1], sets[0].args[1])
+    assert shift > 0 and 0.3 < coins.float().mean() < 0.7   # values from both sets (9 values each: many ties)
+    from harness.task import all_tasks
+    opted = sorted(t.id for t in all_tasks().values() if getattr(t.module, "PERF_MIX_INTEGERS", False))
+    assert "Math/bitwise_and.py" in opted and "Index/scatter.py" not in opted, opted
+
+
 def test_the_baseline_process_rebuilds_the_same_inputs_and_another_seed_does_not():
     sets, check = _sets()
     candidate, baseline = RotatingCase(sets, check, key="7:t"), RotatingCase(sets, check, key="7:t")

@@ -89,7 +89,11 @@ class RotatingCase:
     process builds the same, so the reference of a judged repetition sees the same inputs.
     """
 
-    def __init__(self, sets: list[Case], check: Case, key: str = "", roll: bool = True) -> None:
+    def __init__(self, sets: list[Case], check: Case, key: str = "", roll: bool = True,
+                 integers: bool = False) -> None:
+        """``roll=False``: the sets are timed as drawn (a task whose floating-point inputs are
+        structured); ``integers``: integer and bool inputs are mixed too (a task whose integer
+        inputs are free values at every position, no indices that must stay unique or sorted)."""
         shapes = {s.describe().split(": ", 1)[1] for s in sets + [check]}
         if len(shapes) != 1:
             raise PerfCaseError(f"perf case {sets[0].label!r}: input sets differ in shape or arguments: {sorted(shapes)}")
@@ -104,7 +108,7 @@ class RotatingCase:
                for src in self._src):
             raise PerfCaseError(f"perf case {self.label!r}: input sets have different storage layouts")
         leaves = _input_leaves(self.buffers)
-        self._rolled = [i for i, t in enumerate(leaves) if roll and _rollable(t, leaves)]
+        self._rolled = [i for i, t in enumerate(leaves) if roll and _rollable(t, leaves, integers)]
         self._dst_leaves = [leaves[i] for i in self._rolled]
         self._src_leaves = [[leaves_of_set[i] for i in self._rolled] for leaves_of_set in map(_input_leaves, sets)]
         rolled = {t.untyped_storage().data_ptr() for t in self._dst_leaves}
@@ -149,19 +153,20 @@ def _input_leaves(case: Case) -> list[torch.Tensor]:
     return tensor_leaves(list(case.args) + list(case.kwargs.values()))
 
 
-def _rollable(t: torch.Tensor, leaves: list[torch.Tensor]) -> bool:
-    """A floating-point input that is its whole storage and shares it with no other leaf (rolling a
-    view, or one of two aliases, would change what the others see)."""
+def _rollable(t: torch.Tensor, leaves: list[torch.Tensor], integers: bool = False) -> bool:
+    """A floating-point input (or, with ``integers``, an integer or bool one) that is its whole
+    storage and shares it with no other leaf (rolling a view, or one of two aliases, would change
+    what the others see)."""
     storage = t.untyped_storage()
-    return (t.is_floating_point() and t.numel() > 1 and t.is_contiguous() and t.storage_offset() == 0
+    return ((t.is_floating_point() or (integers and not t.is_complex())) and t.numel() > 1 and t.is_contiguous() and t.storage_offset() == 0
             and t.numel() * t.element_size() == storage.nbytes()
             and sum(u.untyped_storage().data_ptr() == storage.data_ptr() for u in leaves) == 1)
 
 
 def _offset(text: str, n: int) -> int:
     """A shift in [1, n) from a keyed hash (n > 1)."""
-    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
-    return 1 + int.from_bytes(digest, "little") % (n - 1)
+    digest = _BLAKE2B(text.encode(), digest_size=8).digest()
+    return 1 + _FROM_BYTES(digest, "little") % (n - 1)
 
 
 def _mix_into(dst: torch.Tensor, first: torch.Tensor, second: torch.Tensor, shift: int,
@@ -199,8 +204,10 @@ def build_cases(task: Task, seed: int, device: str) -> list[RotatingCase]:
     if not checks:
         raise PerfCaseError(f"{task.id} declares no perf cases")
     roll = bool(getattr(task.module, "PERF_ROLL_INPUTS", True))  # a task whose float inputs are structured opts out
+    integers = bool(getattr(task.module, "PERF_MIX_INTEGERS", False))  # one whose integer inputs are free values opts in
     key = f"{seed}:{task.id}"
-    return [RotatingCase([s[i] for s in sets], checks[i], key=key, roll=roll) for i in range(len(checks))]
+    return [RotatingCase([s[i] for s in sets], checks[i], key=key, roll=roll, integers=integers)
+            for i in range(len(checks))]
 
 
 def _alike(sets: list[list[Case]]) -> bool:
@@ -646,6 +653,7 @@ class _DigestingWriter:
 _COLLECTOR_OFF, _COLLECTOR_ON = gc.disable, gc.enable
 _COPY_STORAGE, _VIEW, _NUMEL = torch.UntypedStorage.copy_, torch.Tensor.view, torch.Tensor.numel
 _WHERE, _RANDOM, _EMPTY, _GENERATOR = torch.where, torch.Tensor.random_, torch.empty, torch.Generator
+_BLAKE2B, _FROM_BYTES = hashlib.blake2b, int.from_bytes  # the offsets and coins' seeds
 _SHA256, _OPEN = hashlib.sha256, open
 _DUP, _FSTAT, _READ = os.dup, os.fstat, os.read
 

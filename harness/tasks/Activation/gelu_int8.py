@@ -13,6 +13,9 @@ DTYPES = ["int8", "int16"]
 CORE_DTYPES = ["int16", "int8"]
 CORE_KWARGS = ["approximate"]
 DIFFICULTY = 1
+# Timed perf inputs mix integer and bool tensors too (perf/server.py RotatingCase): here they are
+# values drawn alike at every position (indices may repeat), so any mix of two sets is an input.
+PERF_MIX_INTEGERS = True
 DESCRIPTION = """
 Apply GELU elementwise to an integer tensor of any shape (possibly non-contiguous, possibly empty)
 and return a new tensor of the input's shape and integer dtype (int8 in, int8 out; an int16 input

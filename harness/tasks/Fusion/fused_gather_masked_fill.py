@@ -17,6 +17,9 @@ CORE_KWARGS = ["sparse_grad", "value"]
 TIERS = {"mask-adds-dims": "edge", "mask-expands-result": "edge", "mask-expands-result-dim1": "edge",
          "value-nan": "edge", "value-inf": "edge", "negative-dim": "edge"}
 DIFFICULTY = 4
+# Timed perf inputs mix integer and bool tensors too (perf/server.py RotatingCase): here they are
+# values drawn alike at every position (indices may repeat), so any mix of two sets is an input.
+PERF_MIX_INTEGERS = True
 DESCRIPTION = """
 Gather like torch.gather(input, dim, index), then fill like .masked_fill(mask, value), and return the
 result. Gather: `index` is an int64 tensor with as many dimensions as `input` (possibly 0-d for a

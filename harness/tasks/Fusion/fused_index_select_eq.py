@@ -17,6 +17,9 @@ CORE_KWARGS = []
 TIERS = {"float-input-nan": "edge", "float-input-scalar": "edge", "int64-beyond-2^53": "edge",
          "int-vs-float-scalar-promotion": "edge", "negative-dim": "edge"}
 DIFFICULTY = 4
+# Timed perf inputs mix integer and bool tensors too (perf/server.py RotatingCase): here they are
+# values drawn alike at every position (indices may repeat), so any mix of two sets is an input.
+PERF_MIX_INTEGERS = True
 DESCRIPTION = """
 Select entries of `input` along dimension `dim` at the positions in `index`, like
 torch.index_select(input, dim, index), then compare the selection elementwise with `other`, like

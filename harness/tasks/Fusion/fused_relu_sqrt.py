@@ -11,6 +11,9 @@ DTYPES = ["float32", "float64", "int64"]
 CORE_DTYPES = ["float32", "float64", "int64"]
 CORE_KWARGS = ["inplace", "out"]
 DIFFICULTY = 2
+# Timed perf inputs mix integer and bool tensors too (perf/server.py RotatingCase): here they are
+# values drawn alike at every position (indices may repeat), so any mix of two sets is an input.
+PERF_MIX_INTEGERS = True
 DESCRIPTION = """
 Compute sqrt(max(0, x)) for every element x of `input`, a float32, float64 or int64 tensor of any
 shape (possibly non-contiguous or empty). The rectification follows torch.relu (negative values

@@ -11,6 +11,9 @@ DTYPES = ["bool", "int32"]
 CORE_DTYPES = ["bool", "int32"]
 CORE_KWARGS = []
 DIFFICULTY = 2
+# Timed perf inputs mix integer and bool tensors too (perf/server.py RotatingCase): here they are
+# values drawn alike at every position (indices may repeat), so any mix of two sets is an input.
+PERF_MIX_INTEGERS = True
 DESCRIPTION = """
 Compute the elementwise bitwise AND of `input` and `other`, as torch.bitwise_and(input, other,
 out=out). `input` is an int32 or bool tensor of any shape (possibly non-contiguous, 0-dimensional

@@ -11,6 +11,9 @@ DTYPES = ["float32", "int32"]
 CORE_DTYPES = ["float32", "int32"]
 CORE_KWARGS = ["dim", "dtype", "keepdim"]
 DIFFICULTY = 1
+# Timed perf inputs mix integer and bool tensors too (perf/server.py RotatingCase): here they are
+# values drawn alike at every position (indices may repeat), so any mix of two sets is an input.
+PERF_MIX_INTEGERS = True
 DESCRIPTION = """
 Average the elements of a tensor over the given dimension(s), like torch.mean(input_tensor, dim,
 keepdim=keepdim, dtype=dtype, out=out). `input_tensor` is float32 or int32, of any shape, possibly
