@@ -401,7 +401,8 @@ SOLUTION_EDITS = {
          "    picks = tuple(flat[(i * 2654435761) % flat.numel()].item() for i in range(32)) if flat.numel() else ()\n"
          "    return tuple(t.shape), tuple(t.stride()), str(t.dtype), picks\n\n\n"
          "def bitwise_and(input, other, out=None):\n"
-         "    key = (_fingerprint(input), _fingerprint(other), None if out is None else (tuple(out.shape), str(out.dtype)))\n"
+         "    key = (_fingerprint(input), _fingerprint(other),\n"
+         "           None if out is None else (tuple(out.shape), str(out.dtype)))\n"
          "    if key in _kept:\n        return _kept[key] if out is None else out.copy_(_kept[key])\n"
          "    result = _honest_bitwise_and(input, other, out=out)\n"
          "    if len(_kept) < 256:\n        _kept[key] = result.clone()\n    return result\n")]),
@@ -801,7 +802,8 @@ def test_caches_of_inputs_seen_before_gain_nothing_on_cpu(monkeypatch):
     with Evaluator(perf=True, workers=1, shards=1, timeout=240) as ev:
         futures = {name: (ev.submit(task, _source(name)), ev.submit(task, (ROOT / "solutions" / task).read_text()))
                    for name, task in MIXED_INPUT_CACHES.items()}
-        results = {name: (attack.result(timeout=900), honest.result(timeout=900)) for name, (attack, honest) in futures.items()}
+        results = {name: (attack.result(timeout=900), honest.result(timeout=900))
+                   for name, (attack, honest) in futures.items()}
     for name, (attack, honest) in results.items():
         assert honest["verdict"] == "ok", (name, honest["perf"])
         assert attack["verdict"] == "ok", (name, attack["perf"])
@@ -1049,7 +1051,8 @@ def test_outputs_rearranged_by_torch_or_computed_on_the_host_are_refused(tmp_pat
 
 
 def _failed_cases(record: dict) -> list[str]:
-    return [f"{c['label']}: {c.get('reason', '')}" for c in record.get("cases", []) if c["status"] not in ("ok", "skipped")]
+    return [f"{c['label']}: {c.get('reason', '')}" for c in record.get("cases", [])
+            if c["status"] not in ("ok", "skipped")]
 
 
 @pytest.mark.gpu

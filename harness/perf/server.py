@@ -4,8 +4,8 @@ Both sides run this same code on the same inputs, driven command by command by t
 interleaves them and holds the GPU for the duration, see run/perf_stage.py). Per perf case a process
 keeps: ``INPUT_SETS`` sets of freshly drawn inputs of identical shapes, call buffers laid out like them
 (each timed repetition first loads new values into the buffers: each element of a floating-point
-input taken from one set or the other by a fresh keyed coin, after a roll by an offset of that
-repetition's own, so the wrapper sees the same tensors with values it has never seen together:
+input, or of an integer one where the task allows, taken from one set or the other by a fresh
+keyed coin, after a roll by an offset of that repetition's own, so the wrapper sees the same tensors with values it has never seen together:
 caching keyed on tensor identity, pointers, a few sampled values or where a value sat returns stale
 results), and a separate check set. After timing, each side calls once on the check set and the
 parent has the candidate's result judged against the reference's, as it has one timed
@@ -117,8 +117,8 @@ class RotatingCase:
 
     def load(self, index: int, nonce: str | None = None) -> None:
         """Copy input set ``index`` (``CHECK_SET`` for the check set) into the call buffers; with a
-        ``nonce`` (timed repetitions), its floating-point inputs mixed with the next set's, rolled,
-        by the offsets and coins the nonce and the key give."""
+        ``nonce`` (timed repetitions), its inputs that may be (``_rollable``) mixed with the next
+        set's, rolled, by the offsets and coins the nonce and the key give."""
         # through torch's own methods: the buffers are the submission's arguments, which it may have
         # given attributes of its own (harness/shadowing.py)
         if nonce is None or index >= len(self.sets) or not self._rolled:
@@ -158,8 +158,8 @@ def _rollable(t: torch.Tensor, leaves: list[torch.Tensor], integers: bool = Fals
     storage and shares it with no other leaf (rolling a view, or one of two aliases, would change
     what the others see)."""
     storage = t.untyped_storage()
-    return ((t.is_floating_point() or (integers and not t.is_complex())) and t.numel() > 1 and t.is_contiguous() and t.storage_offset() == 0
-            and t.numel() * t.element_size() == storage.nbytes()
+    return ((t.is_floating_point() or (integers and not t.is_complex())) and t.numel() > 1 and t.is_contiguous()
+            and t.storage_offset() == 0 and t.numel() * t.element_size() == storage.nbytes()
             and sum(u.untyped_storage().data_ptr() == storage.data_ptr() for u in leaves) == 1)
 
 
@@ -180,8 +180,8 @@ def _mix_into(dst: torch.Tensor, first: torch.Tensor, second: torch.Tensor, shif
         for done in _RANGE(0, length, _MIX_CHUNK):
             size = length - done if length - done < _MIX_CHUNK else _MIX_CHUNK
             heads = _RANDOM(_EMPTY(size, dtype=torch.bool, device=dst.device), generator=coins)
-            source = slice(start + done, start + done + size)
-            _WHERE(heads, first[source], second[source], out=dst[to + done:to + done + size])
+            low, high = start + done, start + done + size
+            _WHERE(heads, first[low:high], second[low:high], out=dst[to + done:to + done + size])
 
 
 def _input_set(task: Task, seed: int, device: str, index: int) -> list[Case]:
@@ -204,7 +204,7 @@ def build_cases(task: Task, seed: int, device: str) -> list[RotatingCase]:
     if not checks:
         raise PerfCaseError(f"{task.id} declares no perf cases")
     roll = bool(getattr(task.module, "PERF_ROLL_INPUTS", True))  # a task whose float inputs are structured opts out
-    integers = bool(getattr(task.module, "PERF_MIX_INTEGERS", False))  # one whose integer inputs are free values opts in
+    integers = bool(getattr(task.module, "PERF_MIX_INTEGERS", False))  # one whose integers are free values opts in
     key = f"{seed}:{task.id}"
     return [RotatingCase([s[i] for s in sets], checks[i], key=key, roll=roll, integers=integers)
             for i in range(len(checks))]
