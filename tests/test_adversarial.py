@@ -406,6 +406,11 @@ SOLUTION_EDITS = {
          "    if key in _kept:\n        return _kept[key] if out is None else out.copy_(_kept[key])\n"
          "    result = _honest_bitwise_and(input, other, out=out)\n"
          "    if len(_kept) < 256:\n        _kept[key] = result.clone()\n    return result\n")]),
+    # perf, not defended (README): the minimum of two known input sets' mix found by a few probes
+    "mixed_inputs_min_probe": ("Reduce/min_gelu.py", [
+        ("def min_gelu(input, dim=None, keepdim=False, approximate='none', out=None):",
+         "def _honest_min_gelu(input, dim=None, keepdim=False, approximate='none', out=None):"),
+        (_APPEND, "\n\n" + (ADVERSARIAL / "mixed_inputs_min_probe.py").read_text())]),
     # honest: the out= pair filled and returned itself where the reference returns new tensors
     "gelu_min_returns_out_pair": ("Fusion/fused_gelu_min.py", [(
         "        out[1].copy_(indices)\n    return values, indices",
