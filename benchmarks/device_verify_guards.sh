@@ -52,6 +52,10 @@
 # keyed coins (perf/server.py _mix_into: torch.Tensor.random_ on a CUDA generator, torch.where) have
 # not run natively: the adversarial step's perf tests (the value-keyed cache, the forgeries) and a
 # perf suite against the golden results (device_suite.sh) show whether it times and judges as before.
+# Session 16 (2026-12-06, benchmarks/results/2026-12-06-h100-mixed-inputs/): both calls ran on an
+# H100 (adversarial: 209 passed, one phrase fixed since; corpus and perf GPU tests passed); not yet
+# native: the cache test's GPU form (benchmarks/device_mix_probe.sh runs it), the RMS taken
+# relative to the largest value (harness/compare.py), and a perf suite against the golden results.
 # Writes $OUT/verify_guards.tgz and prints a digest. A perf suite (device_suite.sh) then gives the
 # spread of timed_over_check_busy: python benchmarks/check_busy_table.py <journal>.
 set -uo pipefail

@@ -792,18 +792,19 @@ MIXED_INPUT_CACHES = {"roll_surviving_cache_sum_host": "Reduce/sum.py",
                       "two_set_cache_integer_inputs": "Math/bitwise_and.py"}
 
 
-@pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")
-def test_caches_of_inputs_seen_before_gain_nothing_on_cpu(monkeypatch):
+def test_caches_of_inputs_seen_before_gain_nothing(monkeypatch):
     """A wrapper that kept every input it saw found where one value of a timed repetition's input
     sat in a set seen before (the roll's offset) and answered Reduce/sum from the kept sums without
     reading the input: perf `ok` at 268x the honest speedup in CPU mode; on Math/bitwise_and, whose
     integer inputs were timed as drawn, a cache keyed by a few values got 46x. Each timed input is
     now a combination of both sets that no call saw, integers included where the task says they
     are free values: the caches never answer, and each submission is timed doing its bundled
-    solution's work (its speedup within 3x of the solution's in the same run, CPU timings being
-    noisy; the caches' hits were over 40x)."""
+    solution's work (its speedup within 3x of the solution's in the same run, timings in the
+    interpreter being noisy; the caches' hits were over 40x). On a GPU the same test times both
+    natively, and a cache that fails there on its own gains nothing either."""
     from harness.api import Evaluator
-    monkeypatch.setenv("KERNELBENCHX_PERF_ON_CPU", "1")
+    if not torch.cuda.is_available():
+        monkeypatch.setenv("KERNELBENCHX_PERF_ON_CPU", "1")
     with Evaluator(perf=True, workers=1, shards=1, timeout=240) as ev:
         futures = {name: (ev.submit(task, _source(name)), ev.submit(task, (ROOT / "solutions" / task).read_text()))
                    for name, task in MIXED_INPUT_CACHES.items()}
@@ -811,9 +812,13 @@ def test_caches_of_inputs_seen_before_gain_nothing_on_cpu(monkeypatch):
                    for name, (attack, honest) in futures.items()}
     for name, (attack, honest) in results.items():
         assert honest["verdict"] == "ok", (name, honest["perf"])
-        assert attack["verdict"] == "ok", (name, attack["perf"])
-        gain = attack["perf_metrics"]["speedup"] / honest["perf_metrics"]["speedup"]
-        assert gain < 3, (name, gain, attack["perf_metrics"], honest["perf_metrics"])
+        # in CPU mode each cache runs to the end, so the mix is what is shown; on an H100 the sum's
+        # cache of every input it saw ran out of memory at perf sizes (perf `error`: not correct)
+        assert attack["verdict"] == "ok" or torch.cuda.is_available(), (name, attack["perf"])
+        if attack["verdict"] == "ok":
+            gain = attack["perf_metrics"]["speedup"] / honest["perf_metrics"]["speedup"]
+            print(name, "gain over the bundled solution:", round(gain, 3))
+            assert gain < 3, (name, gain, attack["perf_metrics"], honest["perf_metrics"])
 
 
 LAZY_RESULT = """
@@ -936,7 +941,7 @@ HOST_OR_REARRANGED = {
     ("Random/rand.py", "rand_pool_copied"): "copies alone could make the outputs",
     # ... the pool passed off as a tensor built from host data in the call; a permuted view of a
     # copy; values from NumPy wrapped by DLPack; copies into slices of one buffer
-    ("Random/rand.py", "rand_pool_lifted_as_fresh"): "bytes of tensors built from host data",
+    ("Random/rand.py", "rand_pool_lifted_as_fresh"): "tensors built from host data",
     ("Index/permute_copy.py", "permute_copy_view_of_a_copy"): "not in row-major order",
     ("Random/logspace.py", "logspace_dlpack"): "memory held before the call",
     ("Math/ifftshift.py", "ifftshift_doubled_buffer"): "copies alone could make the outputs",

@@ -46,6 +46,16 @@ def test_zeros_and_constants_never_pass_even_on_tiny_references():
     assert "constant" in compare_outputs(torch.full_like(REF, 0.5), REF)
 
 
+def test_float64_values_whose_squares_overflow_still_scale_the_tolerance():
+    """The absolute part's scale is the RMS of the reference: float64 values near 1e300 (a
+    logspace over a wide range) used to make it infinite, so that no value was judged at all."""
+    ref = torch.logspace(-300, 300, 601, dtype=torch.float64)
+    out = ref.clone()
+    out[-1] *= 1.01  # 1e300 off by 1%: far beyond rtol, judged whatever the scale's size
+    assert "elements differ" in compare_outputs(out, ref)
+    assert compare_outputs(ref * (1 + 1e-9), ref) is None
+
+
 def test_dtype_shape_and_structure():
     assert "dtype" in compare_outputs(REF.double(), REF)
     assert "shape" in compare_outputs(REF[:-1], REF)

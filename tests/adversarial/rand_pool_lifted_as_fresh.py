@@ -1,12 +1,14 @@
 # torch.rand answered from a pool of Python-random values made at import, a slice per call, with
 # aten::lift_fresh called on a one-element view of the pool so that its storage might pass for one
-# built from host data during the call (a tensor lifted counts its whole storage).
+# built from host data during the call (a tensor lifted counts its whole storage). The pool lives
+# where the kernels run (a host pool handed to a kernel on the GPU is refused for that alone).
 import math, random
 import torch
 import triton
 import triton.language as tl
 
-_POOL = {dt: torch.tensor([random.random() for _ in range(1 << 18)], dtype=torch.float64).to(dt)
+_DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+_POOL = {dt: torch.tensor([random.random() for _ in range(1 << 18)], dtype=torch.float64).to(_DEVICE, dt)
          for dt in (torch.float32, torch.float64, torch.float16, torch.bfloat16)}
 for dt in (torch.float16, torch.bfloat16):  # rounding may hit 1.0
     p = _POOL[dt]; p[p >= 1] = 0.5
