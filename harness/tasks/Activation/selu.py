@@ -43,9 +43,13 @@ def cases(g: Inputs):
     # exp overflows to inf above ~88.7 (harmless in the formula: min(0, inf) = 0) and underflows
     # to 0 below ~-103 (saturation at -scale*alpha).
     edges = [0.0, -0.0, 1.0, -1.0, 1e-6, -1e-6, 0.5, -0.5, 5.0, -5.0, 20.0, -20.0, 89.0,
-             -120.0, 1e30, -1e30, float("inf"), float("-inf"), float("nan")]
+             -120.0, -1e30, float("inf"), float("-inf"), float("nan")]
     yield Case("edge-values", g.tensor(edges))
     yield Case("edge-values-inplace", g.tensor(edges), inplace=True)
+    # Large outputs in cases of their own (one magnitude each): beside ordinary ones they would widen
+    # the tolerance's absolute part, scaled by the output's RMS, past the ordinary values.
+    yield Case("huge-values", g.tensor([1e30, 3e30, 2e30]))
+    yield Case("huge-values-inplace", g.tensor([1e30, 3e30, 2e30]), inplace=True)
     yield Case("single", g.randn(1))
     yield Case("empty", g.randn(0, 3))
     yield Case("odd-1d", g.randn(1003))

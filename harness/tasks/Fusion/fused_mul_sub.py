@@ -54,8 +54,12 @@ def cases(g: Inputs):
     yield Case("broadcast-5d", g.randn(2, 3, 1, 5, 7), g.randn(3, 4, 1, 7), g.randn(5, 1), alpha=0.25)
     yield Case("strided-transposed", g.strided(g.randn(48, 97)), g.transposed(g.randn(48, 97)),
                g.strided(g.randn(48, 97), step=3), alpha=1.25)
-    yield Case("extreme-values", g.tensor([1e20, -1e20, 3e38, 1e-20]), g.tensor([1e18, 1e18, 2.0, 1e-20]),
-               g.tensor([1e38, -1e38, 3e38, 1e-38]), alpha=0.5)
+    yield Case("extreme-values", g.tensor([1e20, -1e20, 3e38]), g.tensor([1e18, 1e18, 2.0]),
+               g.tensor([1e38, -1e38, 3e38]), alpha=0.5)
+    # Products below float32's smallest normal beside ordinary results, not beside the extreme ones
+    # above (whose RMS would scale the tolerance's absolute part past every ordinary value).
+    yield Case("tiny-values", g.tensor([1e-20, 2.0, -3.0]), g.tensor([1e-20, 1.5, 0.5]),
+               g.tensor([1e-38, 1.0, -2.0]), alpha=0.5)
     yield Case("empty", g.randn(0, 5), g.randn(0, 1), 1.0)
     yield Case("out", g.randn(64, 300), g.randn(64, 300), g.randn(64, 300), alpha=0.75, out=g.randn(64, 300))
     yield Case("out-strided-broadcast", g.randn(17, 1), g.randn(129), g.randn(17, 129), alpha=-2.0,

@@ -44,8 +44,12 @@ def cases(g: Inputs):
     yield Case("transposed-input", g.transposed(g.randn(30, 40)), 1, g.randint(0, 40, 33))
     yield Case("strided-index", g.randn(20, 50), 0, g.strided(g.randint(0, 20, 1, 16))[0])
     yield Case("size-1-dim", g.randn(1, 5, 3), 0, g.tensor([0, 0, 0], dtype=torch.int64))
-    special = [0.0, -0.0, 1.0, float("inf"), float("-inf"), float("nan"), 3e38, -1e-30]
+    special = [0.0, -0.0, 1.0, float("inf"), float("-inf"), float("nan"), -2.5, -1e-30]
     yield Case("special-values", g.tensor([special, special[::-1]]), 1, g.tensor([5, 1, 3, 4, 2, 7, 0, 6, 5], dtype=torch.int64))
+    # Values near the float32 limit in a case of their own: beside ordinary ones they would widen the
+    # tolerance's absolute part (scaled by the output's RMS) past the ordinary values.
+    huge = [3e38, -1e38, 2.5e38, -3.3e38, 1e38, -2e38, 3.4e38, -5e37]
+    yield Case("huge-values", g.tensor([huge, huge[::-1]]), 1, g.tensor([5, 1, 3, 4, 2, 7, 0, 6, 5], dtype=torch.int64))
 
 
 def perf_cases(g: Inputs):

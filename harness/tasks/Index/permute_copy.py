@@ -45,8 +45,12 @@ def cases(g: Inputs):
     yield Case("strided-3d", g.strided(g.randn(7, 9, 20), step=3), (1, 2, 0))
     yield Case("transposed", g.transposed(g.randn(40, 50)), (1, 0))
     yield Case("transposed-keep", g.transposed(g.randn(3, 40, 50)), (0, 1, 2))
-    special = [0.0, -0.0, 1.0, float("inf"), float("-inf"), float("nan"), 3e38, -1e-30, 7.0]
+    special = [0.0, -0.0, 1.0, float("inf"), float("-inf"), float("nan"), -2.5, -1e-30, 7.0]
     yield Case("special-values", g.tensor([special, special[::-1], special[2:] + special[:2]]), (1, 0))
+    # Values near the float32 limit in a case of their own: beside ordinary ones they would widen the
+    # tolerance's absolute part (scaled by the output's RMS) past the ordinary values.
+    huge = [3e38, -1e38, 2.5e38, -3.3e38, 1e38, -2e38, 3.4e38, -5e37, 1.5e38]
+    yield Case("huge-values", g.tensor([huge, huge[::-1], huge[2:] + huge[:2]]), (1, 0))
 
 
 def perf_cases(g: Inputs):

@@ -53,9 +53,14 @@ def cases(g: Inputs):
     yield Case("4d-dim0-negative", g.randn(7, 3, 4, 5), -4, _distinct_index(g, (4, 3, 4, 5), 0, 7), g.randn(4, 3, 4, 5))
     yield Case("1d", g.randn(1000), 0, _distinct_index(g, (300,), 0, 1000), g.randn(500))
     yield Case("long-rows", g.randn(4, 3000), 1, _distinct_index(g, (4, 2500), 1, 3000), g.randn(4, 2500))
-    special = [float("nan"), float("inf"), float("-inf"), -0.0, 3e38, 1e-30]
+    special = [float("nan"), float("inf"), float("-inf"), -0.0, 2.5, 1e-30]
     yield Case("special-values", g.tensor([[float("nan")] * 6, [1.0] * 6, [-1.0] * 6]), 0,
                g.tensor([[2, 0, 1, 2, 0, 1]], dtype=torch.int64), g.tensor([special]))
+    # Values near the float32 limit in a case of their own: beside ordinary ones they would widen the
+    # tolerance's absolute part (scaled by the output's RMS) past the ordinary values.
+    huge = [3e38, -1e38, 2.5e38, -3.3e38, 1e38, -2e38]
+    yield Case("huge-values", g.tensor([[1e38] * 6, [-2e38] * 6, [3e38] * 6]), 0,
+               g.tensor([[2, 0, 1, 2, 0, 1]], dtype=torch.int64), g.tensor([huge]))
     yield Case("strided-input", g.strided(g.randn(30, 20)), 0, _distinct_index(g, (12, 20), 0, 30), g.randn(12, 20))
     yield Case("transposed-src", g.randn(25, 40), 1, _distinct_index(g, (25, 16), 1, 40), g.transposed(g.randn(25, 16)))
     yield Case("strided-index", g.randn(16, 24), 1, g.strided(_distinct_index(g, (16, 10), 1, 24)), g.randn(16, 10))

@@ -47,11 +47,18 @@ def cases(g: Inputs):
     b = g.tensor([0.1, 2.0, -2.0, inf, inf, 0.0, 0.0, 0.0, 3.0, 3.0, 3.0, 0.1, 0.1, -inf, 1e30,
                   nan, 0.5, 3.0, -0.3, 0.3])
     # Overflow, underflow, quotients beyond 2**24, infinite and NaN dividends.
-    big_a = g.tensor([3e38, 1e-45, 33554432.0, 1e30, inf, -inf, nan, 1e20, 0.0, inf])
-    big_b = g.tensor([1e-38, 3.0, 3.0, -1e-10, 2.0, -0.5, 1.0, 7.0, -inf, inf])
+    # Overflow, underflow and non-finite quotients together; finite quotients far from 1 in cases of
+    # their own, one magnitude each (the comparison's absolute term scales with the RMS of the
+    # reference: 1.4e19 beside 1.1e7 or 0 would hide any error in those)
+    big_a = g.tensor([3e38, 1e-45, 1e30, inf, -inf, nan, 0.0, inf])
+    big_b = g.tensor([1e-38, 3.0, -1e-10, 2.0, -0.5, 1.0, -inf, inf])
+    large = (("large-quotients", g.tensor([33554432.0, 50331648.0, -16777217.0]), g.tensor([3.0, 7.0, 3.0])),
+             ("huge-quotients", g.tensor([1e20, -3e21]), g.tensor([7.0, 3.0])))
     for mode in (None, "trunc", "floor"):
         yield Case("edge-values", a, b, rounding_mode=mode)
         yield Case("extreme-values", big_a, big_b, rounding_mode=mode)
+        for label, num, den in large:
+            yield Case(label, num, den, rounding_mode=mode)
         yield Case("randn-odd", g.randn(1003, std=10.0), g.randn(1003), rounding_mode=mode)
         yield Case("broadcast", g.uniform(40, 129, low=-100.0, high=100.0),
                    g.uniform(129, low=0.5, high=8.0), rounding_mode=mode)

@@ -35,7 +35,11 @@ def cases(g: Inputs):
              1e-6, inf, -inf, nan]
     yield Case("edge-values", g.tensor(edges))
     # Kept apart: sqrt(1e30) = 1e15 would set the comparison scale (the RMS of the reference).
-    yield Case("extreme-values", g.tensor([1e30, -1e30, 3.4e38, 1e-30, 1e-40, 2e20]))
+    # (and one magnitude of root per case; the tiny arguments beside ordinary ones)
+    yield Case("extreme-values", g.tensor([1e30, -1e30, 2e30]))
+    yield Case("near-max", g.tensor([3.4e38, 1e38]))
+    yield Case("large-values", g.tensor([2e20, 5e20]))
+    yield Case("tiny-values", g.tensor([1e-30, 1e-40, 1.0, 4.0]))
     yield Case("single", g.tensor([0.75]))
     yield Case("empty", g.randn(0, 5))
     yield Case("odd-1d", g.randn(1003, std=2.0))

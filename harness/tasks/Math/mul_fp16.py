@@ -41,10 +41,13 @@ def cases(g: Inputs):
     # IEEE edges pairwise: 0 * inf, inf * -inf, NaN, signed zeros; products that overflow float16
     # (|p| > 65504), subnormal and underflowing products.
     a = [0.0, -0.0, 1.0, -2.5, float("inf"), float("-inf"), float("nan"), 3.0, 300.0, -300.0, 1e-3,
-         0.5, 7.0, 255.0, 1e-4, 6e-5]
+         0.5, 7.0, 1e-4, 6e-5]
     b = [float("inf"), 5.0, float("-inf"), float("-inf"), 2.0, -3.0, 1.0, float("nan"), 300.0, 250.0,
-         1e-3, -0.0, -0.25, 256.0, 1e-4, -0.5]
+         1e-3, -0.0, -0.25, 1e-4, -0.5]
     yield Case("edge-values", g.tensor(a, dtype=DT), g.tensor(b, dtype=DT))
+    # products near float16's largest value in a case of their own (the comparison's absolute
+    # term scales with the RMS of the reference: 65280 beside 1.75 would hide any error there)
+    yield Case("near-max", g.tensor([255.0, 200.0, 127.0], dtype=DT), g.tensor([256.0, 300.0, 500.0], dtype=DT))
     yield Case("large-magnitude", g.randn(1000, dtype=DT, std=200.0), g.randn(1000, dtype=DT, std=100.0))
     yield Case("single", g.randn(1, dtype=DT), g.randn(1, dtype=DT))
     yield Case("empty", g.randn(0, 4, dtype=DT), g.randn(0, 4, dtype=DT))

@@ -60,12 +60,17 @@ def cases(g: Inputs):
     yield Case("digamma-edges", 0, g.tensor(digamma_edges))
     yield Case("digamma-edges-out", 0, g.tensor(digamma_edges), out=g.randn(len(digamma_edges)))
     yield Case("digamma-large", 0, g.tensor([1e3, 1e5, 1e10, 1e20, 1e30, 123.456]))
-    yield Case("digamma-tiny", 0, g.tensor([1e-30, 1e-20, -1e-20, 1e-10, -1e-6]))
+    # (next to the pole at 0, one magnitude of result per case: the comparison's absolute term
+    # scales with the RMS of the reference)
+    yield Case("digamma-tiny", 0, g.tensor([1e-30, 3e-30]))
+    yield Case("digamma-1e-20", 0, g.tensor([1e-20, -1e-20]))
+    yield Case("digamma-1e-10", 0, g.tensor([1e-10, -3e-10]))
+    yield Case("digamma-1e-6", 0, g.tensor([-1e-6, 2e-6]))
     yield Case("trigamma-edges", 1, g.tensor([1.0, 2.0, 0.5, 0.1, 3.0, 10.0, 100.0, 1e4, -0.5,
                                               -1.5, -2.25, -3.7, 0.0, inf, nan]))
     yield Case("trigamma-large", 1, g.tensor([1e10, 1e20, 1e30, 1e5]))
-    yield Case("order-2-edges", 2, g.tensor([1.0, 0.5, 2.0, 5.0, 0.3, -0.5, -1.5, -2.7, -0.999,
-                                             0.0, nan]))
+    yield Case("order-2-edges", 2, g.tensor([1.0, 0.5, 2.0, 5.0, 0.3, -0.5, -1.5, -2.7, 0.0, nan]))
+    yield Case("order-2-near-pole", 2, g.tensor([-0.999, -1.001, -2.999]))
     yield Case("order-3-edges", 3, g.tensor([1.0, 0.5, 2.0, 5.0, 0.3, -0.5, -1.5, -2.7, 0.0, -1.0,
                                              -2.0, -30.0, nan]))
     yield Case("single", 4, g.uniform(1, low=1.0, high=2.0))
