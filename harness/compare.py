@@ -152,21 +152,25 @@ def compare_tensors(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance | None,
 
 
 def _finite_rms(ref: torch.Tensor) -> float | None:
-    """The RMS of ``ref``'s finite values (1.0 where that is 0), None when it has none. Taken
-    relative to the largest magnitude, chunk by chunk, so float64 values beyond 1e154 (whose
-    squares overflow) give their true RMS, not infinity (which would judge no value at all)."""
-    peak, count = 0.0, 0
+    """The RMS of ``ref``'s finite values (1.0 where that is 0), None when it has none. Squares are
+    summed relative to the largest magnitude seen so far (rescaled when a chunk brings a larger
+    one), so float64 values beyond 1e154, whose squares overflow, give their true RMS, not
+    infinity (which would judge no value at all)."""
+    peak, squares, count = 0.0, 0.0, 0
     for _, (r,) in _chunks(ref):
         finite = r.double()[torch.isfinite(r)]
+        if finite.numel() == 0:
+            continue
         count += finite.numel()
-        if finite.numel():
-            peak = max(peak, finite.abs().max().item())
+        chunk_peak = finite.abs().max().item()
+        if chunk_peak > peak:
+            squares *= (peak / chunk_peak) ** 2
+            peak = chunk_peak
+        if peak:
+            squares += (finite / peak).square().sum().item()
     if count == 0:
         return None
-    if peak == 0.0:
-        return 1.0
-    squares = sum((r.double()[torch.isfinite(r)] / peak).square().sum().item() for _, (r,) in _chunks(ref))
-    return peak * (squares / count) ** 0.5
+    return peak * (squares / count) ** 0.5 or 1.0
 
 
 def _compare_complex(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance | None, where: str,
