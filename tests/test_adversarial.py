@@ -693,6 +693,18 @@ def perf_attack_run(tmp_path_factory):
                      "--workers", "2")
 
 
+def test_attacks_that_count_relus_exe_calls_count_them_right():
+    """Two CPU perf attacks switch behaviour once Activation/relu.py's exe calls are done, counted
+    in a constant of their own (an attacker reads the task file): when the task's cases change,
+    they would fail their call instead of reaching perf."""
+    import re
+    from harness.task import get_task
+    exe_calls = len(get_task("Activation/relu.py").correctness_cases(0, "cpu"))
+    for name in ("perf_mode_finishes_after_timing", "relu_perf_detach_shadow"):
+        counted = re.search(r"^_?EXE_CALLS = (\d+)", (ADVERSARIAL / f"{name}.py").read_text(), re.M)
+        assert counted and int(counted.group(1)) == exe_calls, (name, exe_calls)
+
+
 @pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")
 def test_wrong_only_while_timed_is_wrong_on_cpu(tmp_path, monkeypatch):
     """A timed repetition's result is judged, not only the untimed check call's, and which one is

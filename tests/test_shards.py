@@ -16,6 +16,7 @@ from harness import protocol
 from harness.api import Evaluator
 from harness.run.process import WorkerOutcome
 from harness.run.shards import ProcessSlots, merge_outcomes, shares_wanted, split_cases
+from harness.task import get_task
 
 RELU = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
 TASK = "Activation/relu.py"
@@ -116,13 +117,16 @@ def test_a_job_in_three_processes_gets_the_verdicts_it_gets_in_one(evaluators, n
     assert sharded["verdict"] == single["verdict"] == verdict, (sharded["exe"], single["exe"])
     assert _case_verdicts(sharded) == _case_verdicts(single)
     assert sharded["cases_passed"] == single["cases_passed"]
-    if verdict == "wrong":  # the failing cases lie in every share, the passing ones too
+    shares = split_cases(len(get_task(TASK).correctness_cases(0)), 3)
+    if verdict == "wrong":  # failing cases lie in more than one share, passing ones too
         statuses = [c["status"] for c in sharded["cases"]]
-        assert "wrong" in statuses[:4] and "wrong" in statuses[4:8] and "wrong" in statuses[8:]
-        assert "ok" in statuses[:4] and "ok" in statuses[4:8]
+        for status in ("wrong", "ok"):
+            assert sum(status in [statuses[i] for i in share] for share in shares) >= 2, (shares, statuses)
     assert (sharded["call"]["status"], sharded["exe"]["status"]) == (single["call"]["status"], single["exe"]["status"])
-    if verdict == "crashed":  # partial credit: the cases finished before the death, in every share
-        assert len(sharded["cases"]) == 7 and "segmentation" not in sharded["call"]["detail"]
+    if verdict == "crashed":  # partial credit: the cases each share finished before its death
+        strided = [not case.args[0].is_contiguous() for case in get_task(TASK).correctness_cases(0)]
+        finished = sum(next((n for n, i in enumerate(share) if strided[i]), len(share)) for share in shares)
+        assert len(sharded["cases"]) == finished > 0 and "segmentation" not in sharded["call"]["detail"]
         assert "exited with code 7" in sharded["call"]["detail"] + sharded["exe"]["detail"]
     if verdict == "integrity":  # found in the second share, it decides the job
         assert "torch_fallback" in sharded["exe"]["detail"] and "outliers-3d" in sharded["exe"]["detail"]
