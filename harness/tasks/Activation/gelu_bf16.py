@@ -11,6 +11,9 @@ DTYPES = ["bfloat16"]
 # Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
 CORE_DTYPES = ["bfloat16"]
 CORE_KWARGS = ["approximate"]
+# Edge although the tier rule cannot see it: outputs beyond 1e4 (large-values), where bfloat16's
+# values lie 64 or more apart.
+TIERS = {"large-values": "edge"}
 DIFFICULTY = 1
 DESCRIPTION = """
 Apply the Gaussian Error Linear Unit elementwise to a bfloat16 tensor of any shape (possibly

@@ -11,6 +11,8 @@ DTYPES = ["float16"]
 # Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
 CORE_DTYPES = ["float16"]
 CORE_KWARGS = []
+# Edge although the tier rule cannot see it: outputs near float16's largest value (large-values).
+TIERS = {"large-values": "edge"}
 DIFFICULTY = None
 DESCRIPTION = """
 Apply the rectified linear unit elementwise to a float16 tensor of any shape (possibly

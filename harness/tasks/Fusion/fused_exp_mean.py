@@ -10,6 +10,8 @@ DTYPES = ["float32"]
 # Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = ["dim", "keepdim"]
+# Edge although the tier rule cannot see it: exponentials near float32's largest value (near-overflow-row).
+TIERS = {"near-overflow-row": "edge"}
 DIFFICULTY = 3
 DESCRIPTION = """
 Compute the mean of exp(x) over the given dimension(s) of a float32 tensor `input`, like

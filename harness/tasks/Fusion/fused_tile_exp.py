@@ -11,7 +11,8 @@ DTYPES = ["float32"]
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = ["out"]
 # A 0 in dims leaves the output empty (the rule sees only non-empty inputs).
-TIERS = {"zero-reps": "edge"}
+# (near-overflow: exponentials near float32's largest value)
+TIERS = {"zero-reps": "edge", "near-overflow": "edge"}
 DIFFICULTY = 3
 DESCRIPTION = """
 Repeat `input` along each dimension like torch.tile(input, dims), then apply exp elementwise:

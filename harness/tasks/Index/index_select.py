@@ -49,7 +49,8 @@ def cases(g: Inputs):
     # Values near the float32 limit in a case of their own: beside ordinary ones they would widen the
     # tolerance's absolute part (scaled by the output's RMS) past the ordinary values.
     huge = [3e38, -1e38, 2.5e38, -3.3e38, 1e38, -2e38, 3.4e38, -5e37]
-    yield Case("huge-values", g.tensor([huge, huge[::-1]]), 1, g.tensor([5, 1, 3, 4, 2, 7, 0, 6, 5], dtype=torch.int64))
+    yield Case("huge-values", g.tensor([huge, huge[::-1]]), 1,
+               g.tensor([5, 1, 3, 4, 2, 7, 0, 6, 5], dtype=torch.int64))
 
 
 def perf_cases(g: Inputs):

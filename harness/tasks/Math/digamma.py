@@ -11,7 +11,8 @@ DTYPES = ["float32"]
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = []
 # Edge although the tier rule cannot see it: arguments up to 1e4 and next to the poles at the non-positive integers, outside the published test's standard normal inputs.
-TIERS = {"large-positive": "edge", "near-poles": "edge"}
+# (extreme-values: arguments next to the pole at 0 and to negative poles)
+TIERS = {"large-positive": "edge", "near-poles": "edge", "extreme-values": "edge"}
 DIFFICULTY = 2
 DESCRIPTION = """
 Compute psi(x) = d/dx ln Gamma(x) for every element of `input_tensor`, a float32 tensor of any

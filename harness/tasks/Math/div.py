@@ -46,10 +46,9 @@ def cases(g: Inputs):
                   2.0, -2.5, 1.0, 9.0, -9.0])
     b = g.tensor([0.1, 2.0, -2.0, inf, inf, 0.0, 0.0, 0.0, 3.0, 3.0, 3.0, 0.1, 0.1, -inf, 1e30,
                   nan, 0.5, 3.0, -0.3, 0.3])
-    # Overflow, underflow, quotients beyond 2**24, infinite and NaN dividends.
-    # Overflow, underflow and non-finite quotients together; finite quotients far from 1 in cases of
-    # their own, one magnitude each (the comparison's absolute term scales with the RMS of the
-    # reference: 1.4e19 beside 1.1e7 or 0 would hide any error in those)
+    # Overflow, underflow and non-finite quotients together; finite quotients far from 1 (beyond
+    # 2**24 among them) in cases of their own, one magnitude each (the comparison's absolute term
+    # scales with the RMS of the reference: 1.4e19 beside 1.1e7 or 0 would hide any error in those)
     big_a = g.tensor([3e38, 1e-45, 1e30, inf, -inf, nan, 0.0, inf])
     big_b = g.tensor([1e-38, 3.0, -1e-10, 2.0, -0.5, 1.0, -inf, inf])
     large = (("large-quotients", g.tensor([33554432.0, 50331648.0, -16777217.0]), g.tensor([3.0, 7.0, 3.0])),

@@ -11,7 +11,8 @@ DTYPES = ["float32"]
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = []
 # Edge although the tier rule cannot see it: arguments next to the poles at the non-positive integers.
-TIERS = {"near-poles": "edge"}
+# (huge: arguments beyond 1e3 in magnitude)
+TIERS = {"near-poles": "edge", "huge": "edge"}
 DIFFICULTY = 1
 DESCRIPTION = """
 Compute ln|Gamma(x)|, the natural log of the absolute value of the gamma function, for every element

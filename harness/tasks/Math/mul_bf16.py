@@ -10,6 +10,8 @@ DTYPES = ["bfloat16"]
 # Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
 CORE_DTYPES = ["bfloat16"]
 CORE_KWARGS = []
+# Edge although the tier rule cannot see it: products beyond 1e4 (products-1e5, products-1e9).
+TIERS = {"products-1e5": "edge", "products-1e9": "edge"}
 DIFFICULTY = None
 DESCRIPTION = """
 Multiply a bfloat16 tensor `input` elementwise by `other` and return a new bfloat16 tensor, like

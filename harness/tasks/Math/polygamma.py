@@ -10,6 +10,8 @@ DTYPES = ["float32"]
 # Core tier (harness/tiers.py): the dtypes and keywords the published benchmark's own test uses.
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = []
+# Edge although the tier rule cannot see it: arguments next to a pole (digamma-1e-6, order-2-near-pole).
+TIERS = {"digamma-1e-6": "edge", "order-2-near-pole": "edge"}
 DIFFICULTY = 4
 DESCRIPTION = """
 Compute the polygamma function of order n, psi^(n)(x) = d^n/dx^n psi(x) with psi = Gamma'/Gamma the
