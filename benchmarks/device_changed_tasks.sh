@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
-# One device call (about 60-120 s): the bundled solutions of every task whose file changed since a
-# commit, call and exe natively (cases split or made stricter on the CPU must hold on the GPU too:
-# references there are torch's CUDA kernels, candidates Triton's compiled ones).
-#   bash benchmarks/device_changed_tasks.sh <base commit> [extra eval options]
+# One device call (about 60-120 s): the bundled solutions of a set of tasks, call and exe natively
+# (cases split or made stricter on the CPU must hold on the GPU too: references there are torch's
+# CUDA kernels, candidates Triton's compiled ones).
+#   bash benchmarks/device_changed_tasks.sh <list file> [extra eval options]   solutions/... paths,
+#                                                                              one per line
+#   bash benchmarks/device_changed_tasks.sh <base commit> [...]               tasks changed since it
+#                                                                              (needs git history)
+# Session 16's split tasks: benchmarks/results/2026-12-06-h100-mixed-inputs/split_tasks.txt.
 # On the device: $OUT set, packages on PYTHONPATH. Writes $OUT/changed/ and prints the table and
 # every job that is not `ok` with the end of its detail.
 set -uo pipefail
-BASE=${1:?base commit}; shift
+WHICH=${1:?a list file or a base commit}; shift
 mkdir -p "$OUT/changed"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-mapfile -t FILES < <(git diff --name-only "$BASE" -- harness/tasks | grep '\.py$' | sed 's|^harness/tasks/|solutions/|' \
-  | while read -r f; do [ -f "$f" ] && echo "$f"; done)
-echo "${#FILES[@]} bundled solutions of tasks changed since $BASE"
+if [ -f "$WHICH" ]; then
+  LISTED=$(cat "$WHICH")
+else
+  LISTED=$(git diff --name-only "$WHICH" -- harness/tasks | grep '\.py$' | sed 's|^harness/tasks/|solutions/|')
+fi
+mapfile -t FILES < <(for f in $LISTED; do [ -f "$f" ] && echo "$f"; done)
+echo "${#FILES[@]} bundled solutions ($WHICH)"
 python3 -m harness.cli eval "${FILES[@]}" --out "$OUT/changed/run" -q --no-perf "$@" 2>&1 | tail -12
 python3 - "$OUT/changed/run/metrics.json" <<'PY'
 import json, sys

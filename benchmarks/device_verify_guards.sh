@@ -56,7 +56,8 @@
 # H100 (adversarial: 209 passed, one phrase fixed since; corpus and perf GPU tests passed); not yet
 # native: the cache test's GPU form (benchmarks/device_mix_probe.sh runs it), the RMS taken
 # relative to the largest value (harness/compare.py), the 31 tasks whose edge values were split by
-# magnitude (bash benchmarks/device_changed_tasks.sh c5f6cea: their bundled solutions, call+exe),
+# magnitude (their bundled solutions, call+exe: bash benchmarks/device_changed_tasks.sh
+# benchmarks/results/2026-12-06-h100-mixed-inputs/split_tasks.txt),
 # and a perf suite against the golden results.
 # Writes $OUT/verify_guards.tgz and prints a digest. A perf suite (device_suite.sh) then gives the
 # spread of timed_over_check_busy: python benchmarks/check_busy_table.py <journal>.
