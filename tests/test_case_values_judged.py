@@ -78,20 +78,26 @@ def _moved_smallest(out, leaf_index: int):
     return out
 
 
+def _reference(task, case):
+    with torch.no_grad():
+        return task.reference(*copy.deepcopy(case.args), **copy.deepcopy(case.kwargs))
+
+
+def _judge(task, case, out, ref) -> str | None:
+    """The task's own verdict on ``out``: its check, or the common rule."""
+    check = task.custom_check
+    return check(case, out, ref) if check else compare_outputs(out, ref, task.tolerances)
+
+
 def _accepted(task, case) -> list[int]:
     """The output leaves of ``case`` where the task's judge accepts the moved value."""
-    with torch.no_grad():
-        ref = task.reference(*copy.deepcopy(case.args), **copy.deepcopy(case.kwargs))
+    ref = _reference(task, case)
     accepted = []
     for i, leaf in enumerate(tensor_leaves(ref)):
         if not (leaf.dtype.is_floating_point or leaf.is_complex()) or leaf.numel() == 0:
             continue
         wrong = _moved_smallest(ref, i)
-        if wrong is None:
-            continue
-        check = task.custom_check
-        verdict = check(case, wrong, ref) if check else compare_outputs(wrong, ref, task.tolerances)
-        if verdict is None:
+        if wrong is not None and _judge(task, case, wrong, ref) is None:
             accepted.append(i)
     return accepted
 
@@ -123,13 +129,9 @@ def _verdicts(task_id: str, label: str, wrong) -> list[str | None]:
     """The verdicts of the task's judge on ``wrong(case, reference output)`` for every case of a
     task with ``label`` (seed 0)."""
     task = all_tasks()[task_id]
-    verdicts = []
-    for case in task.correctness_cases(0):
-        if case.label == label:
-            with torch.no_grad():
-                ref = task.reference(*copy.deepcopy(case.args), **copy.deepcopy(case.kwargs))
-            verdicts.append(compare_outputs(wrong(case, ref), ref, task.tolerances))
-    return verdicts
+    return [_judge(task, case, wrong(case, ref), ref)
+            for case in task.correctness_cases(0) if case.label == label
+            for ref in [_reference(task, case)]]
 
 
 def test_an_error_on_ordinary_values_fails_the_edge_cases_that_once_hid_it():

@@ -5,9 +5,9 @@ interleaves them and holds the GPU for the duration, see run/perf_stage.py). Per
 keeps: ``INPUT_SETS`` sets of freshly drawn inputs of identical shapes, call buffers laid out like them
 (each timed repetition first loads new values into the buffers: each element of a floating-point
 input, or of an integer one where the task allows, taken from one set or the other by a fresh
-keyed coin, after a roll by an offset of that repetition's own, so the wrapper sees the same tensors with values it has never seen together:
-caching keyed on tensor identity, pointers, a few sampled values or where a value sat returns stale
-results), and a separate check set. After timing, each side calls once on the check set and the
+keyed coin, after a roll by an offset of that repetition's own, so the wrapper sees the same
+tensors with values it has never seen together: caching keyed on tensor identity, pointers, a few
+sampled values or where a value sat returns stale results), and a separate check set. After timing, each side calls once on the check set and the
 parent has the candidate's result judged against the reference's, as it has one timed
 repetition's: a kernel that is wrong at perf sizes is wrong (large results at positions drawn after
 the call: harness/sampled_results.py).
