@@ -799,3 +799,48 @@ def test_launches_facts_are_recorded_for_the_op_monitor_when_asked(tmp_path):
     for _ in range(LaunchCheck.MAX_KERNEL_ARGUMENT_NUMBERS):
         quiet.check(None, (x, 3, 4), {})
     assert quiet.take_launch_facts() == 0
+
+
+def test_autotuners_are_found_wherever_the_module_keeps_them_and_the_walk_is_bounded():
+    """find_autotuners walks the module's own objects (containers, closures, defaults, classes and
+    their instances, partials), not a library's (torch's module graph would take seconds), and a
+    graph of the submission's larger than the walk's bound costs only the bound."""
+    import functools
+    import time
+    import types
+
+    import triton
+    import triton.language as tl
+
+    from harness.sandbox.autotune import find_autotuners
+
+    @triton.jit
+    def kernel(x_ptr, BLOCK: tl.constexpr):
+        pass
+
+    def tuned():
+        return triton.autotune(configs=[triton.Config({"BLOCK": 64}), triton.Config({"BLOCK": 128})], key=[])(kernel)
+
+    module = types.ModuleType("submission_under_test")
+    hidden = {name: tuned() for name in ("list", "closure", "default", "class", "instance", "partial", "global")}
+
+    def in_closure():
+        return hidden["closure"]
+    in_closure = types.FunctionType(in_closure.__code__, {}, "in_closure", None, in_closure.__closure__)
+
+    def with_default(k=hidden["default"]):
+        return k
+    for f in (in_closure, with_default):
+        f.__module__ = module.__name__
+    holder = type("Holder", (), {"__module__": module.__name__, "kept": {"deep": [(hidden["class"],)]}})
+    instance = holder()
+    instance.own = hidden["instance"]
+    module.__dict__.update(
+        listed=[[hidden["list"]]], in_closure=in_closure, with_default=with_default, Holder=holder, obj=instance,
+        bound=functools.partial(print, hidden["partial"]), direct=triton.heuristics({"BLOCK": lambda a: 64})(hidden["global"]),
+        torch=torch, big=[list(range(1000)) for _ in range(1000)])
+    started = time.perf_counter()
+    found = find_autotuners(module)
+    took = time.perf_counter() - started
+    assert {id(a) for a in found} == {id(a) for a in hidden.values()}, sorted(k for k, a in hidden.items() if a not in found)
+    assert took < 2.0, took

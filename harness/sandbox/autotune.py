@@ -15,7 +15,9 @@ given.
 
 from __future__ import annotations
 
+import functools
 import math
+import types
 from contextlib import contextmanager
 from types import ModuleType
 from typing import Any, Iterator
@@ -29,20 +31,86 @@ def _autotuner_class() -> type | None:
     return Autotuner
 
 
+# The walk's bounds (about a microsecond an object): a module's own objects are far fewer; one that
+# hides an autotuner behind more objects than this loses its pins (the README's threat model says so)
+_WALK_OBJECTS = 200_000
+_WALK_DEPTH = 8
+_CONTAINERS = (list, tuple, set, frozenset)
+_LEAVES = (int, float, complex, bool, str, bytes, bytearray, type(None))  # hold nothing: not counted
+
+
 def find_autotuners(module: ModuleType) -> list[Any]:
-    """Autotuners reachable from the module's globals (also under @triton.heuristics wrappers)."""
+    """Autotuners reachable from the module's globals: directly, under ``@triton.heuristics`` and
+    other wrappers (``.fn`` chains), and kept anywhere in the module's own objects (lists, tuples,
+    sets and dicts, classes and instances of the module's classes, functions' defaults and closures,
+    ``functools.partial``), in a bounded walk. One built only while a call runs (a factory filling
+    a cache on first use) is not reachable yet: it runs the config autotuning picks."""
     cls = _autotuner_class()
     if cls is None:
         return []
     found: dict[int, Any] = {}
-    for value in list(vars(module).values()):
-        seen = 0
-        while value is not None and seen < 8:  # walk .fn chains: Heuristics -> Autotuner -> JITFunction
-            if isinstance(value, cls):
-                found[id(value)] = value
-            value = getattr(value, "fn", None)
-            seen += 1
+    seen: set[int] = set()
+    frontier = list(vars(module).values())
+    for _ in range(_WALK_DEPTH):
+        following: list[Any] = []
+        for value in frontier:
+            if type(value) in _LEAVES or id(value) in seen:
+                continue
+            if len(seen) >= _WALK_OBJECTS:
+                break
+            seen.add(id(value))
+            try:
+                if isinstance(value, cls):
+                    found[id(value)] = value
+                following.extend(_held_by(value, module.__name__)[:_WALK_OBJECTS - len(following)])
+            except Exception:  # noqa: BLE001 - an object of the submission's that fails to be read holds nothing found
+                continue
+        frontier = following
     return list(found.values())
+
+
+def _held_by(value: Any, module_name: str) -> list[Any]:
+    """What ``value`` holds that may lead to an autotuner: a container's items, a wrapper's ``.fn``,
+    and, for the module's own functions, classes and their instances, their defaults, closures and
+    attributes (nothing of a library's is walked)."""
+    kind = type(value)
+    if kind in _CONTAINERS:
+        return list(value)
+    if kind is dict:
+        return list(value.values())
+    if kind is functools.partial:
+        return [value.func, *value.args, *value.keywords.values()]
+    if kind is types.FunctionType:
+        if value.__module__ != module_name:
+            return []
+        cells = [_cell_contents(c) for c in value.__closure__ or ()]
+        return [*(value.__defaults__ or ()), *(value.__kwdefaults__ or {}).values(), *cells]
+    if kind in (staticmethod, classmethod):
+        return [value.__func__]
+    if isinstance(value, type):
+        return list(vars(value).values()) if value.__module__ == module_name else []
+    held = []
+    inner = getattr(value, "fn", None) if _is_triton_wrapper(value) else None
+    if inner is not None:
+        held.append(inner)
+    if getattr(kind, "__module__", None) == module_name:
+        try:
+            held.extend(vars(value).values())
+        except TypeError:  # no __dict__ (slots)
+            pass
+    return held
+
+
+def _is_triton_wrapper(value: Any) -> bool:
+    """An object of Triton's that wraps a kernel under ``.fn`` (Autotuner, Heuristics, JITFunction)."""
+    return type(value).__module__.startswith("triton.")
+
+
+def _cell_contents(cell: Any) -> Any:
+    try:
+        return cell.cell_contents
+    except ValueError:  # an empty cell
+        return None
 
 
 def config_count(autotuners: list[Any]) -> int:
