@@ -18,9 +18,12 @@ A task file (``harness/tasks/<Category>/<name>.py``) is a plain module that decl
 ``COMPUTE_DTYPE``             (optional) the dtype whose measured matmul peak bounds a perf case
                               (default: its largest floating-point tensor's; "int8" for quantized
                               products of float inputs)
-``PERF_ROLL_INPUTS``          (optional, default ``True``) ``False`` for a task whose floating-point
-                              perf inputs must keep their element order (sorted, symmetric, ...):
-                              timed repetitions then copy input sets as they are (perf/server.py)
+``PERF_MIX``                  (optional, default ``"elements"``) how a timed repetition combines the
+                              two perf input sets (perf/server.py ``MIXES``): ``"in place"`` for
+                              inputs whose elements must stay where they are (triangles, dominant
+                              diagonals), ``"convex"`` for symmetric, Hermitian or positive-definite
+                              ones, ``"none"`` where no combination keeps the structure (a designed
+                              spectrum): the sets are then timed as drawn
 ``DATA_MOVEMENT``             (optional, default ``False``) ``True`` for a task whose outputs copies
                               alone could make: a rearrangement of its input (a permutation, a
                               roll), or values that depend on no input tensor (random numbers, a

@@ -344,6 +344,40 @@ _RAND_PERIOD = [("_MASK64 = (1 << 64) - 1\n", "_MASK64 = (1 << 64) - 1\n_CALLS =
                  "        global _CALLS\n        _CALLS += 1\n        seed = _mix64(1234567 + _CALLS % PERIOD)")]
 _DROPOUT_SEED = '        seed = int.from_bytes(os.urandom(4), "little") & 0x7FFFFFFF'
 
+_CACHE_WRAPPER = """
+
+_kept = {{}}
+
+
+def _fingerprint(t):
+    if not isinstance(t, torch.Tensor):
+        return repr(t)
+    flat = t.reshape(-1)
+    picks = tuple(flat[(i * 2654435761) % flat.numel()].item() for i in range(32)) if flat.numel() else ()
+    return tuple(t.shape), tuple(t.stride()), str(t.dtype), picks
+
+
+def {entry}(*args, **kwargs):
+    out = kwargs.get("out")
+    key = (tuple(_fingerprint(a) for a in args), tuple((k, _fingerprint(v)) for k, v in sorted(kwargs.items()) if k != "out"),
+           None if out is None else (tuple(out.shape), str(out.dtype)))
+    if key in _kept:
+        return _kept[key] if out is None else out.copy_(_kept[key])
+    result = _honest_{entry}(*args, **kwargs)
+    if len(_kept) < 256:
+        _kept[key] = result.clone()
+    return result
+"""
+
+
+def _two_set_cache(solution: str, definition: str) -> tuple[str, list]:
+    """The bundled solution of ``solution`` whose entry (``definition``, its ``def`` line) answers
+    from results kept under 32 sampled values of each input, and runs the solution otherwise."""
+    entry = definition.split("(", 1)[0].removeprefix("def ")
+    return solution, [(definition, definition.replace(f"def {entry}(", f"def _honest_{entry}(")),
+                      (_APPEND, _CACHE_WRAPPER.format(entry=entry))]
+
+
 # submissions that are a bundled solution with an edit, by name
 SOLUTION_EDITS = {
     # an input returned as the result because it holds the answer (the identity permutation), and
@@ -392,20 +426,13 @@ SOLUTION_EDITS = {
          "    if out.dtype != dtype:\n        out = out.to(dtype)\n    if requires_grad:\n        out.requires_grad_(True)")]),
     # perf: results kept under 32 sampled input values and returned when those come again (the two
     # input sets of a task whose integer inputs were timed as drawn: 46x in CPU mode)
-    "two_set_cache_integer_inputs": ("Math/bitwise_and.py", [
-        ("def bitwise_and(input: torch.Tensor, other, out: torch.Tensor = None) -> torch.Tensor:",
-         "def _honest_bitwise_and(input: torch.Tensor, other, out: torch.Tensor = None) -> torch.Tensor:"),
-        (_APPEND, "\n\n_kept = {}\n\n\ndef _fingerprint(t):\n"
-         "    if not isinstance(t, torch.Tensor):\n        return t\n"
-         "    flat = t.reshape(-1)\n"
-         "    picks = tuple(flat[(i * 2654435761) % flat.numel()].item() for i in range(32)) if flat.numel() else ()\n"
-         "    return tuple(t.shape), tuple(t.stride()), str(t.dtype), picks\n\n\n"
-         "def bitwise_and(input, other, out=None):\n"
-         "    key = (_fingerprint(input), _fingerprint(other),\n"
-         "           None if out is None else (tuple(out.shape), str(out.dtype)))\n"
-         "    if key in _kept:\n        return _kept[key] if out is None else out.copy_(_kept[key])\n"
-         "    result = _honest_bitwise_and(input, other, out=out)\n"
-         "    if len(_kept) < 256:\n        _kept[key] = result.clone()\n    return result\n")]),
+    "two_set_cache_integer_inputs": _two_set_cache(
+        "Math/bitwise_and.py", "def bitwise_and(input: torch.Tensor, other, out: torch.Tensor = None) -> torch.Tensor:"),
+    # ... of tasks whose structured inputs were timed as drawn (PERF_MIX): a weighted mean of the sets
+    # (Hermitian positive-definite), and each value where it was (upper triangular)
+    "two_set_cache_convex_inputs": _two_set_cache("LinearAlgebra/cholesky.py", "def cholesky(A, upper=False, out=None):"),
+    "two_set_cache_in_place_inputs": _two_set_cache("LinearAlgebra/solve_and_add_scaled_vector.py",
+                                                    "def solve_and_add_scaled_vector(A, b, y, alpha):"),
     # perf, not defended (README): the minimum of two known input sets' mix found by a few probes
     "mixed_inputs_min_probe": ("Reduce/min_gelu.py", [
         ("def min_gelu(input, dim=None, keepdim=False, approximate='none', out=None):",
@@ -801,16 +828,19 @@ def test_a_mode_left_to_finish_the_work_after_timing_is_caught_on_cpu(tmp_path, 
 # perf caches that the timed inputs' mix (perf/server.py RotatingCase) leaves without a hit:
 # attack file -> the task it answers (its bundled solution runs beside it)
 MIXED_INPUT_CACHES = {"roll_surviving_cache_sum_host": "Reduce/sum.py",
-                      "two_set_cache_integer_inputs": "Math/bitwise_and.py"}
+                      "two_set_cache_integer_inputs": "Math/bitwise_and.py",
+                      "two_set_cache_convex_inputs": "LinearAlgebra/cholesky.py",
+                      "two_set_cache_in_place_inputs": "LinearAlgebra/solve_and_add_scaled_vector.py"}
 
 
 def test_caches_of_inputs_seen_before_gain_nothing(monkeypatch):
     """A wrapper that kept every input it saw found where one value of a timed repetition's input
     sat in a set seen before (the roll's offset) and answered Reduce/sum from the kept sums without
     reading the input: perf `ok` at 268x the honest speedup in CPU mode; on Math/bitwise_and, whose
-    integer inputs were timed as drawn, a cache keyed by a few values got 46x. Each timed input is
-    now a combination of both sets that no call saw, integers included where the task says they
-    are free values: the caches never answer, and each submission is timed doing its bundled
+    integer inputs were timed as drawn, a cache keyed by a few values got 46x, and as much on
+    structured inputs timed as drawn (LinearAlgebra). Each timed input is now a combination of both
+    sets that no call saw, integers included where the task says they are free values, structured
+    inputs combined so that they keep their structure (PERF_MIX): the caches never answer, and each submission is timed doing its bundled
     solution's work (its speedup within 3x of the solution's in the same run, timings in the
     interpreter being noisy; the caches' hits were over 40x). On a GPU the same test times both
     natively, and a cache that fails there on its own gains nothing either."""

@@ -4,10 +4,11 @@ offsets and coins of its own, the same in the candidate's and the baseline's pro
 can neither recognise a set by a few values nor find where a value it kept now sits and answer
 from what it kept."""
 
+import pytest
 import torch
 
-from harness.perf.server import CHECK_SET, RotatingCase
-from harness.taskdef import Case
+from harness.perf.server import CHECK_SET, CONVEX, ELEMENTS, IN_PLACE, MIXES, PerfCaseError, RotatingCase
+from harness.taskdef import Case, tensor_leaves
 
 
 def _sets(n: int = 4099):
@@ -86,7 +87,7 @@ def test_integers_views_the_check_set_and_opted_out_tasks_are_copied_as_they_are
     assert torch.equal(case.buffers.kwargs["scale"], sets[1].kwargs["scale"])       # a strided view
     case.load(CHECK_SET)
     assert torch.equal(case.buffers.args[0], check.args[0])
-    plain = RotatingCase(sets, check, key="k", roll=False)
+    plain = RotatingCase(sets, check, key="k", mix="none")
     plain.loader()(3)
     assert torch.equal(plain.buffers.args[0], sets[1].args[0])
 
@@ -109,3 +110,134 @@ def test_every_perf_input_set_of_a_task_has_the_same_shapes():
         first = [c.describe() for c in task.perf_cases(0, input_set=0)]
         second = [c.describe() for c in task.perf_cases(0, input_set=1)]
         assert first == second, task_id
+
+
+def _matrices(seed: int, n: int = 48):
+    """Two batches of structured matrices (symmetric positive-definite, lower triangular with a
+    positive diagonal, Hermitian complex), as a task's perf cases would hold them."""
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(3, n, n, dtype=torch.float64, generator=g)
+    spd = x @ x.mT / n + torch.eye(n, dtype=torch.float64)
+    lower = torch.tril(torch.randn(3, n, n, dtype=torch.float64, generator=g)) / n ** 0.5
+    lower.diagonal(dim1=-2, dim2=-1).copy_(lower.diagonal(dim1=-2, dim2=-1).abs() + 2.0)
+    z = torch.randn(2, n, n, dtype=torch.complex64, generator=g)
+    return Case("m", spd, lower, (z + z.mH) / 2)
+
+
+def test_the_in_place_mix_keeps_every_value_where_it_was():
+    """``PERF_MIX = "in place"``: each element is one set's or the other's at its own position, by fair
+    coins of the repetition's own: zeros both sets share (a triangle) and diagonals stay."""
+    sets = [_matrices(1), _matrices(2)]
+    case = RotatingCase(sets, _matrices(3), key="k", mix=IN_PLACE)
+    seen = []
+    for rep in (0, 1):
+        case.loader()(rep)
+        spd, lower, hermitian = case.buffers.args
+        first, second = sets[rep % 2].args[0], sets[(rep + 1) % 2].args[0]
+        heads = spd == first
+        assert bool((heads | (spd == second)).all())
+        assert 0.45 < heads.double().mean() < 0.55       # 6912 coins: 6 standard deviations
+        assert bool((torch.triu(lower, 1) == 0).all()) and bool((lower.diagonal(dim1=-2, dim2=-1) > 1.9).all())
+        assert torch.equal(hermitian, sets[rep % 2].args[2])  # complex: not mixed in place (no coins for it)
+        seen.append(spd.clone())
+    assert (seen[0] == seen[1]).double().mean() < 0.6
+
+
+def test_the_convex_mix_is_a_weighted_mean_that_keeps_symmetry_definiteness_and_triangles():
+    """``PERF_MIX = "convex"``: w * A + (1 - w) * B with w in [1/4, 3/4] drawn per repetition and
+    input, complex inputs included: exactly symmetric (Hermitian) where both sets are,
+    positive-definite, triangular with a positive diagonal, and the same in the baseline."""
+    sets = [_matrices(1), _matrices(2)]
+    case, baseline = (RotatingCase(sets, _matrices(3), key="7:t", mix=CONVEX) for _ in range(2))
+    weights = set()
+    for rep in (0, 1, 4):
+        case.loader()(rep)
+        baseline.loader()(rep)
+        for got, again, first, second in zip(case.buffers.args, baseline.buffers.args, sets[rep % 2].args,
+                                              sets[(rep + 1) % 2].args):
+            assert torch.equal(got, again)
+            w = float(((got - second)[0, 1, 0] / (first - second)[0, 1, 0]).real)  # below the diagonal: no zero
+            assert 0.25 <= w <= 0.75
+            weights.add(round(w, 6))
+            expected = w * first.to(torch.complex128 if got.is_complex() else torch.float64) + \
+                (1 - w) * second.to(torch.complex128 if got.is_complex() else torch.float64)
+            assert torch.allclose(got.to(expected.dtype), expected, rtol=1e-5, atol=1e-6)
+        spd, lower, hermitian = case.buffers.args
+        assert torch.equal(spd, spd.mT) and torch.equal(hermitian, hermitian.mH)
+        assert int(torch.linalg.cholesky_ex(spd).info.abs().sum()) == 0
+        assert bool((torch.triu(lower, 1) == 0).all()) and bool((lower.diagonal(dim1=-2, dim2=-1) > 1.9).all())
+    assert len(weights) == 9                      # a weight of its own per repetition and input
+
+
+def test_an_unknown_mix_is_a_task_file_error():
+    with pytest.raises(PerfCaseError, match="PERF_MIX"):
+        RotatingCase([_matrices(1), _matrices(2)], _matrices(3), mix="rolled")
+
+
+def _structure(t: torch.Tensor) -> set[str]:
+    """The structure a (batch of) square matrices has in every matrix: symmetric (Hermitian),
+    lower / upper triangular, positive-definite, column diagonally dominant."""
+    if t.dim() < 2 or t.shape[-1] != t.shape[-2] or t.shape[-1] < 2 or not (t.is_floating_point() or t.is_complex()):
+        return set()
+    found = set()
+    if torch.equal(t, t.mH if t.is_complex() else t.mT):
+        found.add("symmetric")
+        wide = t.to(torch.complex128 if t.is_complex() else torch.float64)
+        if int(torch.linalg.cholesky_ex(wide).info.abs().sum()) == 0:
+            found.add("positive-definite")
+    found |= {name for name, part in (("lower", torch.triu(t, 1)), ("upper", torch.tril(t, -1))) if not bool(part.any())}
+    magnitudes = t.abs().double()
+    diagonal = magnitudes.diagonal(dim1=-2, dim2=-1)
+    if bool((diagonal > magnitudes.sum(-2) - diagonal).all()):
+        found.add("column-dominant")
+    return found
+
+
+# the perf input sets a CPU can draw and check within seconds (the rest run natively: `gpu`)
+CPU_SET_BYTES = 100e6
+
+
+def _structured_tasks() -> list[str]:
+    """Tasks with square matrices among their perf inputs (their shapes drawn on the meta device)."""
+    from harness.task import all_tasks
+    found = []
+    for task_id, task in sorted(all_tasks().items()):
+        try:
+            cases = task.perf_cases(0, "meta")
+        except Exception:  # noqa: BLE001 - drawn from values: not among the linear-algebra tasks
+            continue
+        leaves = [t for c in cases for t in tensor_leaves(list(c.args) + list(c.kwargs.values()))]
+        if any(t.dim() >= 2 and t.shape[-1] == t.shape[-2] > 1 and (t.is_floating_point() or t.is_complex())
+               for t in leaves):
+            found.append(task_id)
+    return found
+
+
+def _check_structure_kept(task_id: str, device: str) -> None:
+    from harness.task import get_task
+    task = get_task(task_id)
+    if device == "cpu" and (task.perf_input_bytes or 0) > CPU_SET_BYTES:
+        pytest.skip(f"perf inputs of {task.perf_input_bytes / 1e6:.0f} MB a set: checked natively (gpu)")
+    mix = getattr(task.module, "PERF_MIX", ELEMENTS)
+    assert mix in MIXES, (task_id, mix)
+    sets = [task.perf_cases(5, device, input_set=i) for i in range(2)]
+    for first, second in zip(*sets):
+        case = RotatingCase([first, second], first, key=f"5:{task_id}", mix=mix,
+                            integers=bool(getattr(task.module, "PERF_MIX_INTEGERS", False)))
+        shared = [_structure(a) & _structure(b) for a, b in zip(tensor_leaves(list(first.args) + list(first.kwargs.values())),
+                                                                tensor_leaves(list(second.args) + list(second.kwargs.values())))]
+        for rep in (0, 1):
+            case.loader()(rep)
+            leaves = tensor_leaves(list(case.buffers.args) + list(case.buffers.kwargs.values()))
+            for position, (leaf, kept) in enumerate(zip(leaves, shared)):
+                lost = kept - _structure(leaf)
+                assert not lost, (f"{task_id} perf case {first.label!r}, input {position}: PERF_MIX={mix!r} loses "
+                                  f"{sorted(lost)} (timed repetition {rep})")
+
+
+@pytest.mark.parametrize("task_id", _structured_tasks())
+def test_a_timed_repetition_keeps_the_structure_both_input_sets_share(task_id):
+    """Every task whose perf inputs hold square matrices: whatever structure both input sets have
+    (symmetric, triangular, positive-definite, column dominant) each timed repetition's inputs keep,
+    under the task's PERF_MIX (the CPU checks the sets it can draw in seconds; the device all)."""
+    _check_structure_kept(task_id, "cuda" if torch.cuda.is_available() else "cpu")

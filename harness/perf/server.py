@@ -57,6 +57,14 @@ from harness.taskdef import Case, map_tensors, tensor_leaves
 from harness.verdicts import INTEGRITY, WRONG
 
 INPUT_SETS = 2
+# How a timed repetition combines the two input sets (a task's ``PERF_MIX``, harness/taskdef.py):
+ELEMENTS = "elements"   # each element from one set or the other at a rolled position (the default)
+IN_PLACE = "in place"   # each element from one set or the other where it was: keeps zero patterns
+                        # (triangles), diagonals (dominance) and any property of single elements
+CONVEX = "convex"       # w * A + (1 - w) * B, w in [1/4, 3/4]: keeps linear structure (symmetric,
+                        # Hermitian, triangular) and positive-definiteness; complex inputs too
+NONE = "none"           # the sets as drawn (a designed spectrum, a pivot order: nothing keeps it)
+MIXES = (ELEMENTS, IN_PLACE, CONVEX, NONE)
 CHECK_SET = INPUT_SETS          # input_set index of the check set (never timed)
 WARMUP_CALLS = INPUT_SETS  # one call on each input set before timing
 _MIX_CHUNK = 1 << 24       # elements of a timed input mixed per draw of coins (16 MiB of them)
@@ -84,16 +92,22 @@ class RotatingCase:
     floating-point input is, element by element, one set's or the other's value at the same rolled
     position, chosen by coins drawn for that repetition: every position holds a value drawn as the
     task draws it there (the sets are draws of the same cases), while the whole is a combination no
-    earlier call saw, which no cached answer gives and no few probes identify. The offsets and
-    coins come from ``key`` and the repetition's number (``key`` holds the run's seed); the baseline
-    process builds the same, so the reference of a judged repetition sees the same inputs.
+    earlier call saw, which no cached answer gives and no few probes identify. A task whose inputs
+    are structured says which combination keeps the structure (``PERF_MIX``): the same coins with
+    every value left where it was (a triangle's zeros, a dominant diagonal), or a weighted mean of
+    the two sets (symmetric and positive-definite matrices), a new matrix in either case. The
+    offsets, coins and weights come from ``key`` and the repetition's number (``key`` holds the
+    run's seed); the baseline process builds the same, so the reference of a judged repetition sees
+    the same inputs.
     """
 
-    def __init__(self, sets: list[Case], check: Case, key: str = "", roll: bool = True,
+    def __init__(self, sets: list[Case], check: Case, key: str = "", mix: str = ELEMENTS,
                  integers: bool = False) -> None:
-        """``roll=False``: the sets are timed as drawn (a task whose floating-point inputs are
-        structured); ``integers``: integer and bool inputs are mixed too (a task whose integer
+        """``mix``: how a timed repetition combines the sets (:data:`MIXES`; the task's
+        ``PERF_MIX``); ``integers``: integer and bool inputs are mixed too (a task whose integer
         inputs are free values at every position, no indices that must stay unique or sorted)."""
+        if mix not in MIXES:
+            raise PerfCaseError(f"PERF_MIX {mix!r} is none of {', '.join(map(repr, MIXES))}")
         shapes = {s.describe().split(": ", 1)[1] for s in sets + [check]}
         if len(shapes) != 1:
             raise PerfCaseError(f"perf case {sets[0].label!r}: input sets differ in shape or arguments: {sorted(shapes)}")
@@ -108,20 +122,21 @@ class RotatingCase:
                for src in self._src):
             raise PerfCaseError(f"perf case {self.label!r}: input sets have different storage layouts")
         leaves = _input_leaves(self.buffers)
-        self._rolled = [i for i, t in enumerate(leaves) if roll and _rollable(t, leaves, integers)]
-        self._dst_leaves = [leaves[i] for i in self._rolled]
-        self._src_leaves = [[leaves_of_set[i] for i in self._rolled] for leaves_of_set in map(_input_leaves, sets)]
-        rolled = {t.untyped_storage().data_ptr() for t in self._dst_leaves}
-        self._copied = [k for k, dst in enumerate(self._dst) if dst.data_ptr() not in rolled]
+        self._mix = mix
+        self._mixed = [i for i, t in enumerate(leaves) if mix != NONE and _mixable(t, leaves, integers, mix)]
+        self._dst_leaves = [leaves[i] for i in self._mixed]
+        self._src_leaves = [[leaves_of_set[i] for i in self._mixed] for leaves_of_set in map(_input_leaves, sets)]
+        mixed = {t.untyped_storage().data_ptr() for t in self._dst_leaves}
+        self._copied = [k for k, dst in enumerate(self._dst) if dst.data_ptr() not in mixed]
         self._coins: torch.Generator | None = None  # reseeded for every mix
 
     def load(self, index: int, nonce: str | None = None) -> None:
         """Copy input set ``index`` (``CHECK_SET`` for the check set) into the call buffers; with a
-        ``nonce`` (timed repetitions), its inputs that may be (``_rollable``) mixed with the next
-        set's, rolled, by the offsets and coins the nonce and the key give."""
+        ``nonce`` (timed repetitions), its inputs that may be (``_mixable``) combined with the next
+        set's by the task's mix, with the offsets, coins or weights the nonce and the key give."""
         # through torch's own methods: the buffers are the submission's arguments, which it may have
         # given attributes of its own (harness/shadowing.py)
-        if nonce is None or index >= len(self.sets) or not self._rolled:
+        if nonce is None or index >= len(self.sets) or not self._mixed:
             for dst, src in zip(self._dst, self._src[index]):
                 _COPY_STORAGE(dst, src)
             return
@@ -130,9 +145,13 @@ class RotatingCase:
         other = self._src_leaves[(index + 1) % len(self.sets)]
         for position, (dst, first, second) in enumerate(zip(self._dst_leaves, self._src_leaves[index], other)):
             label = f"{self._key}:{nonce}:{position}"
+            flat = (_VIEW(dst, -1), _VIEW(first, -1), _VIEW(second, -1))
+            if self._mix == CONVEX:
+                _blend_into(*flat, 0.25 + 0.5 * _offset(label, 1 << 53) / (1 << 53))
+                continue
             if self._coins is None or self._coins.device != dst.device:
                 self._coins = _GENERATOR(device=dst.device)
-            _mix_into(_VIEW(dst, -1), _VIEW(first, -1), _VIEW(second, -1), _offset(label, _NUMEL(dst)),
+            _mix_into(*flat, _offset(label, _NUMEL(dst)) if self._mix == ELEMENTS else 0,
                       self._coins.manual_seed(_offset(f"{label}:coins", 1 << 62)))
 
     def loader(self, phase: str = "timed") -> Callable[[int], None]:
@@ -153,12 +172,16 @@ def _input_leaves(case: Case) -> list[torch.Tensor]:
     return tensor_leaves(list(case.args) + list(case.kwargs.values()))
 
 
-def _rollable(t: torch.Tensor, leaves: list[torch.Tensor], integers: bool = False) -> bool:
-    """A floating-point input (or, with ``integers``, an integer or bool one) that is its whole
-    storage and shares it with no other leaf (rolling a view, or one of two aliases, would change
-    what the others see)."""
+def _mixable(t: torch.Tensor, leaves: list[torch.Tensor], integers: bool = False, mix: str = ELEMENTS) -> bool:
+    """A floating-point input (or, with ``integers``, an integer or bool one; with the ``convex``
+    mix, a complex one but no integers) that is its whole storage and shares it with no other leaf
+    (mixing a view, or one of two aliases, would change what the others see)."""
     storage = t.untyped_storage()
-    return ((t.is_floating_point() or (integers and not t.is_complex())) and t.numel() > 1 and t.is_contiguous()
+    if mix == CONVEX:
+        kind = t.is_floating_point() or t.is_complex()
+    else:
+        kind = t.is_floating_point() or (integers and not t.is_complex())
+    return (kind and t.numel() > 1 and t.is_contiguous()
             and t.storage_offset() == 0 and t.numel() * t.element_size() == storage.nbytes()
             and sum(u.untyped_storage().data_ptr() == storage.data_ptr() for u in leaves) == 1)
 
@@ -169,9 +192,19 @@ def _offset(text: str, n: int) -> int:
     return 1 + _FROM_BYTES(digest, "little") % (n - 1)
 
 
+def _blend_into(dst: torch.Tensor, first: torch.Tensor, second: torch.Tensor, weight: float) -> None:
+    """``dst = weight * first + (1 - weight) * second`` for flat tensors, a chunk at a time, with no
+    temporary."""
+    n = _NUMEL(dst)
+    for low in _RANGE(0, n, _MIX_CHUNK):
+        high = n if n - low < _MIX_CHUNK else low + _MIX_CHUNK
+        _ADD(_MUL(first[low:high], weight, out=dst[low:high]), second[low:high], alpha=1.0 - weight)
+
+
 def _mix_into(dst: torch.Tensor, first: torch.Tensor, second: torch.Tensor, shift: int,
               coins: torch.Generator) -> None:
-    """``dst = where(heads, roll(first, shift), roll(second, shift))`` for flat tensors, with fair
+    """``dst = where(heads, roll(first, shift), roll(second, shift))`` for flat tensors (``shift``
+    0: each value stays where it was), with fair
     coins drawn from ``coins`` on dst's device, a chunk at a time (the coins' bytes are the only
     temporary: at most ``_MIX_CHUNK``)."""
     n = _NUMEL(dst)
@@ -203,10 +236,10 @@ def build_cases(task: Task, seed: int, device: str) -> list[RotatingCase]:
         sets, checks = [sets[0]] * INPUT_SETS, sets[0]
     if not checks:
         raise PerfCaseError(f"{task.id} declares no perf cases")
-    roll = bool(getattr(task.module, "PERF_ROLL_INPUTS", True))  # a task whose float inputs are structured opts out
+    mix = getattr(task.module, "PERF_MIX", ELEMENTS)  # a task whose float inputs are structured says how
     integers = bool(getattr(task.module, "PERF_MIX_INTEGERS", False))  # one whose integers are free values opts in
     key = f"{seed}:{task.id}"
-    return [RotatingCase([s[i] for s in sets], checks[i], key=key, roll=roll, integers=integers)
+    return [RotatingCase([s[i] for s in sets], checks[i], key=key, mix=mix, integers=integers)
             for i in range(len(checks))]
 
 
@@ -653,6 +686,7 @@ class _DigestingWriter:
 _COLLECTOR_OFF, _COLLECTOR_ON = gc.disable, gc.enable
 _COPY_STORAGE, _VIEW, _NUMEL = torch.UntypedStorage.copy_, torch.Tensor.view, torch.Tensor.numel
 _WHERE, _RANDOM, _EMPTY, _GENERATOR = torch.where, torch.Tensor.random_, torch.empty, torch.Generator
+_MUL, _ADD = torch.mul, torch.Tensor.add_
 _BLAKE2B, _FROM_BYTES = hashlib.blake2b, int.from_bytes  # the offsets and coins' seeds
 _SHA256, _OPEN = hashlib.sha256, open
 _DUP, _FSTAT, _READ = os.dup, os.fstat, os.read

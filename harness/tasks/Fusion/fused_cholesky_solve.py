@@ -14,7 +14,7 @@ DTYPES = ["float32"]
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = []
 DIFFICULTY = 4
-PERF_ROLL_INPUTS = False  # A must stay symmetric positive-definite
+PERF_MIX = "convex"  # a mean of symmetric positive-definite matrices is one
 # Declared edge: conditioning the tier rule cannot see in the inputs.
 TIERS = {"ill-conditioned-1e3": "edge"}
 DESCRIPTION = """

@@ -15,7 +15,7 @@ DTYPES = ["float32"]
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = []
 DIFFICULTY = 5
-PERF_ROLL_INPUTS = False  # A's rows must keep the structure that makes its pivots unambiguous
+PERF_MIX = "none"  # A's rows must keep the structure that makes its pivots unambiguous
 DESCRIPTION = """
 Factor A with Gaussian elimination and partial pivoting, A = P @ L @ U, like torch.linalg.lu(A) (P a
 permutation, L unit lower triangular, U upper triangular; at each elimination step the pivot is the

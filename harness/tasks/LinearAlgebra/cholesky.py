@@ -14,7 +14,7 @@ DTYPES = ["float64", "complex64", "complex128", "float32"]
 CORE_DTYPES = ["complex128", "complex64", "float64"]
 CORE_KWARGS = ["upper"]
 DIFFICULTY = 4
-PERF_ROLL_INPUTS = False  # the inputs must stay Hermitian positive-definite
+PERF_MIX = "convex"  # a mean of Hermitian positive-definite matrices is one
 # Declared edge: conditioning, and tiny complex values, which the tier rule cannot see in the inputs.
 TIERS = {"ill-conditioned-1e8": "edge", "tiny-scale-c128": "edge"}
 DESCRIPTION = """

@@ -14,7 +14,7 @@ DTYPES = ["float64", "float32"]
 CORE_DTYPES = ["float64"]
 CORE_KWARGS = ["upper"]
 DIFFICULTY = 4
-PERF_ROLL_INPUTS = False  # L must stay a triangular Cholesky factor
+PERF_MIX = "convex"  # L stays triangular with a positive diagonal: a Cholesky factor
 # Declared edge: conditioning the tier rule cannot see in the inputs.
 TIERS = {"ill-conditioned-1e8": "edge"}
 DESCRIPTION = """

@@ -16,7 +16,6 @@ DTYPES = ["float32"]
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = []
 DIFFICULTY = 4
-PERF_ROLL_INPUTS = False
 # Declared edge: conditioning and singularity the tier rule cannot see in the inputs.
 TIERS = {"ill-conditioned-1e4": "edge", "singular-zero-column": "edge"}
 DESCRIPTION = """

@@ -16,7 +16,7 @@ DTYPES = ["float64"]
 CORE_DTYPES = ["float64"]
 CORE_KWARGS = ["pivot"]
 DIFFICULTY = 3
-PERF_ROLL_INPUTS = False  # pivot=False perf inputs are diagonally dominant
+PERF_MIX = "in place"  # pivot=False perf inputs stay column dominant
 # Declared edge: conditioning and singularity the tier rule cannot see in the inputs.
 TIERS = {"ill-conditioned-1e8": "edge", "singular-zero-column": "edge"}
 DESCRIPTION = """

@@ -16,7 +16,6 @@ DTYPES = ["float64"]
 CORE_DTYPES = ["float64"]
 CORE_KWARGS = ["mode"]
 DIFFICULTY = 3
-PERF_ROLL_INPUTS = False
 # Declared edge: conditioning and singularity the tier rule cannot see in the inputs.
 TIERS = {"ill-conditioned-1e8": "edge", "singular-zero-column": "edge"}
 DESCRIPTION = """

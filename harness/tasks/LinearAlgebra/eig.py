@@ -16,7 +16,6 @@ DTYPES = ["float64", "float32"]
 CORE_DTYPES = ["float64"]
 CORE_KWARGS = []
 DIFFICULTY = 3
-PERF_ROLL_INPUTS = False
 # Declared edge: eigenvector conditioning the tier rule cannot see in the inputs.
 TIERS = {"nonnormal-kappa-1e4": "edge"}
 DESCRIPTION = """

@@ -14,7 +14,7 @@ DTYPES = ["float64", "complex64", "float32", "complex128"]
 CORE_DTYPES = ["complex64", "float64"]
 CORE_KWARGS = ["hermitian"]
 DIFFICULTY = 4
-PERF_ROLL_INPUTS = False  # the inputs must stay symmetric / Hermitian
+PERF_MIX = "convex"  # the inputs stay symmetric / Hermitian
 DESCRIPTION = """
 LDL factorization of a symmetric (or Hermitian) possibly indefinite matrix with Bunch-Kaufman
 diagonal pivoting, in the compact form of LAPACK's ?sytrf / ?hetrf with uplo='L', like

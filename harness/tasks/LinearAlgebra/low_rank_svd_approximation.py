@@ -14,7 +14,7 @@ DTYPES = ["float32", "float64"]
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = ["full_matrices"]
 DIFFICULTY = 3
-PERF_ROLL_INPUTS = False  # the inputs have a designed gap between singular values k and k + 1
+PERF_MIX = "none"  # the inputs have a designed gap between singular values k and k + 1
 # Declared edge: a tiny singular-value tail the tier rule cannot see in the inputs.
 TIERS = {"tiny-tail": "edge"}
 DESCRIPTION = """

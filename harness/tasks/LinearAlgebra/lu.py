@@ -15,7 +15,7 @@ DTYPES = ["float64"]
 CORE_DTYPES = ["float64"]
 CORE_KWARGS = ["pivot"]
 DIFFICULTY = 4
-PERF_ROLL_INPUTS = False  # some perf inputs are structured (diagonally dominant for pivot=False)
+PERF_MIX = "in place"  # a column-dominant input (pivot=False) stays column dominant
 # Declared edge: conditioning and singularity the tier rule cannot see in the inputs.
 TIERS = {"ill-conditioned-1e8": "edge", "singular-zero-column": "edge"}
 DESCRIPTION = """

@@ -15,7 +15,7 @@ DTYPES = ["float64", "float32"]
 CORE_DTYPES = ["float64"]
 CORE_KWARGS = []
 DIFFICULTY = 3
-PERF_ROLL_INPUTS = False  # the inputs have designed spectra
+PERF_MIX = "none"  # the inputs have designed spectra
 # Declared edge: an exponent with a wide dynamic range the tier rule cannot see.
 TIERS = {"large-exponent-20": "edge"}
 DESCRIPTION = """

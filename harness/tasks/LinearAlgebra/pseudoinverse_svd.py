@@ -14,7 +14,6 @@ DTYPES = ["float64"]
 CORE_DTYPES = ["float64"]
 CORE_KWARGS = ["full_matrices"]
 DIFFICULTY = 4
-PERF_ROLL_INPUTS = False  # the inputs have designed spectra
 # Declared edge: conditioning the tier rule cannot see in the inputs.
 TIERS = {"ill-conditioned-1e8": "edge"}
 DESCRIPTION = """

@@ -15,7 +15,6 @@ DTYPES = ["float64", "float32"]
 CORE_DTYPES = ["float64"]
 CORE_KWARGS = ["mode"]
 DIFFICULTY = 5
-PERF_ROLL_INPUTS = False
 # Declared edge: conditioning and rank deficiency the tier rule cannot see in the inputs.
 TIERS = {"ill-conditioned-1e8": "edge", "ill-conditioned-1e8-r": "edge", "zero-column": "edge"}
 DESCRIPTION = """

@@ -13,7 +13,7 @@ DTYPES = ["float64"]
 CORE_DTYPES = ["float64"]
 CORE_KWARGS = ["alpha"]
 DIFFICULTY = 1
-PERF_ROLL_INPUTS = False  # A must stay a well-conditioned upper triangular matrix
+PERF_MIX = "in place"  # A stays upper triangular, its diagonal of magnitude 1..4
 # Declared edge: conditioning, a garbage lower triangle, a row-vector y and a huge alpha, which the
 # tier rule cannot see in the inputs.
 TIERS = {"ill-conditioned-1e6": "edge", "lower-triangle-ignored": "edge", "y-row-broadcast": "edge",

@@ -14,7 +14,7 @@ DTYPES = ["float32", "complex64", "float64", "complex128"]
 CORE_DTYPES = ["complex64", "float32"]
 CORE_KWARGS = ["hermitian"]
 DIFFICULTY = 4
-PERF_ROLL_INPUTS = False  # the inputs must stay symmetric / Hermitian
+PERF_MIX = "convex"  # the inputs stay symmetric / Hermitian
 # Declared edge: conditioning the tier rule cannot see in the inputs.
 TIERS = {"ill-conditioned-1e4": "edge"}
 DESCRIPTION = """

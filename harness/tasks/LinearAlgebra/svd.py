@@ -15,7 +15,6 @@ DTYPES = ["float32", "float64"]
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = ["full_matrices"]
 DIFFICULTY = 4
-PERF_ROLL_INPUTS = False
 # Declared edge: conditioning, rank deficiency and repeated singular values the tier rule cannot see.
 TIERS = {"ill-conditioned-1e6": "edge", "rank-deficient": "edge", "repeated-singular-values": "edge"}
 DESCRIPTION = """

@@ -14,9 +14,6 @@ DTYPES = ["float32"]
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = []
 DIFFICULTY = 4
-# Structured matrices (prescribed eigenvalues, symmetric, orthogonal): rolling their elements
-# (perf/server.py) would make arbitrary matrices whose eigenvalue condition the check has not vetted.
-PERF_ROLL_INPUTS = False
 # The zero matrix is a special value the upstream test never uses.
 TIERS = {"zero": "edge"}
 DESCRIPTION = """
