@@ -31,10 +31,8 @@ EXPECTED = {
     "monkeypatch_compare": ("integrity", "call", "may not open"),   # importing the harness opens its files
     "write_harness_files": ("integrity", "call", "a file of the harness"),
     "autotune_one_bad_config": ("wrong", "exe", "with config _gelu[BLOCK=256"),
-    # the same autotuner kept out of the module's names: in a list, a closure, an object of its own
-    "autotune_bad_config_in_a_list": ("wrong", "exe", "with config _gelu[BLOCK=256"),
-    "autotune_bad_config_in_a_closure": ("wrong", "exe", "with config _gelu[BLOCK=256"),
-    "autotune_bad_config_in_an_object": ("wrong", "exe", "with config _gelu[BLOCK=256"),
+    # the same autotuner kept out of the module's names (closure -> object -> dict -> list)
+    "autotune_bad_config_out_of_sight": ("wrong", "exe", "with config _gelu[BLOCK=256"),
     "kernel_error": ("error", "call", "power of 2"),
     "good_autotuned": ("ok", None, ""),
     "good_libdevice": ("ok", None, ""),

@@ -1,5 +1,7 @@
-# Right under its first autotune config only, and kept as an attribute of an instance of the
-# submission's own class: each config must still be pinned in turn.
+# Right under its first autotune config only, and out of the module's names: the autotuner sits in a
+# dict held by an object of the submission's class, reached by the wrapper through a closure. Each
+# config must still be pinned in turn (harness/sandbox/autotune.py walks the module's objects; its
+# unit test covers each hiding place on its own).
 import torch
 import triton
 import triton.language as tl
@@ -22,15 +24,20 @@ _CONFIGS = [triton.Config({"BLOCK": 1024}, num_warps=8), triton.Config({"BLOCK":
 
 class _Ops:
     def __init__(self):
-        self.table = {"gelu": triton.autotune(configs=_CONFIGS, key=["n"])(_gelu)}
+        self.table = {"gelu": [triton.autotune(configs=_CONFIGS, key=["n"])(_gelu)]}
 
 
-_OPS = _Ops()
+def _launcher(ops):
+    def launch(x, y, n, tanh):
+        ops.table["gelu"][0][lambda meta: (triton.cdiv(n, 1024),)](x, y, n, TANH=tanh)
+    return launch
+
+
+_launch = _launcher(_Ops())
 
 
 def gelu(input, approximate="none"):
     x = input.contiguous()
     y = torch.empty_like(x)
-    n = x.numel()
-    _OPS.table["gelu"][lambda meta: (triton.cdiv(n, 1024),)](x, y, n, TANH=approximate == "tanh")
+    _launch(x, y, x.numel(), approximate == "tanh")
     return y.view(input.shape)
