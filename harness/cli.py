@@ -339,8 +339,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--golden-dir", default=None, help="golden results to compare with (default: golden_results/<this GPU>)")
     ev.add_argument("--no-report", action="store_true", help="do not write report.html and report.md into --out")
     ev.add_argument("--fail-fast", action="store_true",
-                    help="stop each job at its first wrong case (faster on failing submissions; a failed job's "
-                         "case counts then cover only the cases it ran, and a later case's worse failure is not seen)")
+                    help="stop each job at its first wrong case (faster on failing submissions: core cases first, "
+                         "smaller ones first; a failed job's case counts then cover only the cases it ran, and a "
+                         "later case's worse failure is not seen)")
     ev.add_argument("--backend", choices=("local", "ray"), default="local",
                     help="where jobs run: this machine (default) or a Ray cluster (pip install 'kernelbenchx[ray]')")
     ev.add_argument("--address", default=None, help="with --backend ray: the cluster ('auto', 'ray://host:port'); "

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -20,12 +22,18 @@ SHARED = ROOT.parent / "shared"
 
 
 def pytest_collection_modifyitems(config, items):
+    if any("variants_run" in getattr(item, "fixturenames", ()) for item in items) and not config.option.collectonly:
+        _VariantsRun.start(config)
     if torch.cuda.is_available():
         return
     skip = pytest.mark.skip(reason="needs a CUDA GPU (run on the device)")
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    _VariantsRun.stop()
 
 
 needs_shared = pytest.mark.skipif(not (SHARED / "upstream").exists(),
@@ -49,24 +57,76 @@ def variants_run(tmp_path_factory) -> "_RunRows":
     """One run of every wrong variant (tests/variant_rows.py) beside each task's unmodified solution:
     ``(task id, label, metrics record)`` per row, and the run's summary and printed table as
     ``variants_run.summary`` / ``.stdout``. The unmodified solutions are the controls of the variants
-    and also the bundled-solutions run of tests/test_solutions.py (one interpreter run of them, not two)."""
-    from variant_rows import all_rows
-
-    rows = all_rows()
-    tmp = tmp_path_factory.mktemp("variants")
-    preds = write_jsonl(tmp / "variants.jsonl",
-                        [{"file": task_id, "predict": code, "sample_id": i} for i, (task_id, _, code) in enumerate(rows)])
-    out = tmp / "out"
-    # about 1,150 jobs in the interpreter: allow an hour on a slow two-core machine; each job has 240 s per
-    # stage (the interpreter takes up to 80 s for the SVD solution alone on two loaded cores)
-    # --fail-fast: a variant only has to fail, so it stops at its first wrong case (the controls, which
-    # pass, run every case). Perf is left to the GPU's own runs (on a CPU it is skipped anyway, and the
-    # summary says why).
-    no_perf = ["--no-perf"] if torch.cuda.is_available() else []
-    proc = run_cli("eval", str(preds), "--out", str(out), "-q", "--timeout", "240", *no_perf, "--fail-fast", timeout=3600)
+    and also the bundled-solutions run of tests/test_solutions.py (one interpreter run of them, not two).
+    The run starts in the background when the tests that use it are collected (:class:`_VariantsRun`)."""
+    run = _VariantsRun.running or _VariantsRun.start(None, tmp_path_factory.mktemp("variants"))
+    proc, rows, out = run.finish()
     by_sample = {(m["task_id"], m["sample_id"]): m for m in load_metrics(out)}
     return _RunRows([(task_id, label, by_sample[(task_id, i)]) for i, (task_id, label, _) in enumerate(rows)],
                     json.loads((out / "summary.json").read_text()), proc.stdout)
+
+
+class _VariantsRun:
+    """The variants run as a background process, started as soon as the tests are collected. It is
+    about half of the suite's time (some 1,150 interpreter jobs), and the other tests leave much of a
+    two-core machine idle (processes starting, waits on workers): run beside them at a lower
+    priority (nice 10), it takes that idle time without taking the CPU from tests that time things."""
+
+    running: "_VariantsRun | None" = None
+    NICENESS = 10
+
+    def __init__(self, tmp: Path) -> None:
+        from variant_rows import all_rows
+
+        self.rows = all_rows()
+        preds = write_jsonl(tmp / "variants.jsonl", [{"file": task_id, "predict": code, "sample_id": i}
+                                                     for i, (task_id, _, code) in enumerate(self.rows)])
+        self.out = tmp / "out"
+        # each job has 240 s per stage (the interpreter takes up to 80 s for the SVD solution alone on
+        # two loaded cores). --fail-fast: a variant only has to fail, so it stops at its first wrong
+        # case (the controls, which pass, run every case). Perf is left to the GPU's own runs (on a
+        # CPU it is skipped anyway, and the summary says why).
+        no_perf = ["--no-perf"] if torch.cuda.is_available() else []
+        path = os.pathsep.join([str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
+        self.args = ["eval", str(preds), "--out", str(self.out), "-q", "--timeout", "240", *no_perf, "--fail-fast"]
+        # its output goes to files: a pipe nobody reads until the end could fill and stop it
+        self.logs = (tmp / "stdout.txt", tmp / "stderr.txt")
+        with open(self.logs[0], "w") as stdout, open(self.logs[1], "w") as stderr:
+            self.proc = subprocess.Popen([sys.executable, "-m", "harness.cli", *self.args], stdout=stdout, stderr=stderr,
+                                         cwd=ROOT, start_new_session=True, env={**os.environ, "PYTHONPATH": path},
+                                         preexec_fn=lambda: os.nice(self.NICENESS))
+
+    @classmethod
+    def start(cls, config: pytest.Config | None, tmp: Path | None = None) -> "_VariantsRun":
+        if cls.running is None:
+            factory = getattr(config, "_tmp_path_factory", None)
+            cls.running = cls(tmp or (factory.mktemp("variants") if factory else Path(tempfile.mkdtemp(prefix="variants"))))
+        return cls.running
+
+    def finish(self) -> tuple[subprocess.CompletedProcess, list, Path]:
+        """Wait for the run (an hour at most: a slow two-core machine) and return it, its rows and
+        its output folder; a run that failed fails the tests that use it."""
+        try:
+            self.proc.wait(timeout=3600)
+        except subprocess.TimeoutExpired:
+            _VariantsRun.stop()
+            raise
+        stdout, stderr = (log.read_text() for log in self.logs)
+        done = subprocess.CompletedProcess(self.proc.args, self.proc.returncode, stdout, stderr)
+        if done.returncode != 0:
+            raise AssertionError(f"kernelbenchx {' '.join(self.args)} exited {done.returncode}\n{stdout}\n{stderr}")
+        return done, self.rows, self.out
+
+    @classmethod
+    def stop(cls) -> None:
+        """End a run still going (an interrupted session): its process group, workers included."""
+        run = cls.running
+        if run is not None and run.proc.poll() is None:
+            try:
+                os.killpg(run.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            run.proc.wait()
 
 
 class _RunRows(list):

@@ -138,9 +138,10 @@ def test_eval_fail_fast_over_several_sources(tmp_path):
 
 
 def test_a_job_stopped_before_its_core_cases_earns_no_core_credit(tmp_path):
-    """A kernel wrong everywhere, stopped by fail-fast at the task's first case (an edge one), was
-    core-correct: no core case had run, and all of none passed. The calls not made are listed as
-    skipped, so the core tier counts them."""
+    """A kernel wrong everywhere, stopped by fail-fast at its first case, was core-correct when
+    that case was an edge one: no core case had run, and all of none passed. The calls not made are
+    listed as skipped, so the core tier counts them (fail-fast now calls core cases first, yet a
+    job split over processes can still be stopped by another share's edge case)."""
     source = (ROOT / "tests" / "adversarial" / "failfast_core_credit_without_core_cases.py").read_text()
     (tmp_path / "p.jsonl").write_text(json.dumps({"file": "Activation/relu.py", "predict": source}) + "\n")
     out = tmp_path / "out"

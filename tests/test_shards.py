@@ -15,8 +15,10 @@ from conftest import ROOT
 from harness import protocol
 from harness.api import Evaluator
 from harness.run.process import WorkerOutcome
-from harness.run.shards import ProcessSlots, merge_outcomes, shares_wanted, split_cases
+from harness.run.shards import ProcessSlots, cheapest_first, merge_outcomes, shares_wanted, split_cases
 from harness.task import get_task
+from harness.taskdef import tensor_leaves
+from harness.tiers import case_traits
 
 RELU = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
 TASK = "Activation/relu.py"
@@ -271,9 +273,41 @@ def test_fail_fast_stops_a_wrong_job_at_a_wrong_case_and_changes_no_verdict(eval
         assert set(statuses) <= {"ok", "wrong", "skipped"}
         assert "fail-fast" in fast["exe"]["detail"] and "differ" in fast["exe"]["detail"]
     single = _both(fail_fast_evaluators, WRONG_ON_2D)[1]
-    if verdict == "wrong":  # in one process the cases before the first wrong one all passed
-        made = [c["status"] for c in single["cases"] if c["status"] != "skipped"]
-        assert made[-1] == "wrong" and all(s == "ok" for s in made[:-1])
+    if verdict == "wrong":  # in one process: the cases cheapest_first puts before the first wrong one, all passed
+        task = get_task(TASK)
+        cases = task.correctness_cases(0)
+        order = [cases[i].label for i in cheapest_first(cases, [None], task.module)[0]]
+        status = {c["label"]: c["status"] for c in single["cases"]}
+        made = [label for label in order if status[label] != "skipped"]
+        assert made == order[:len(made)] and status[made[-1]] == "wrong", (order, status)
+        assert all(status[label] == "ok" for label in made[:-1])
+        assert [c["label"] for c in single["cases"]] == [c.label for c in cases]  # listed in the task's order
+
+
+def test_fail_fast_calls_core_cases_first_and_smaller_ones_first():
+    """The order fail-fast calls a share's cases in: core before edge, fewer input elements first
+    (ties in the task's order), over exactly the share's indices."""
+    task = get_task("LinearAlgebra/pseudoinverse_svd.py")
+    cases = task.correctness_cases(0)
+    edge = [bool(case_traits(c, task.module)) for c in cases]
+    size = [sum(t.numel() for t in tensor_leaves(list(c.args) + list(c.kwargs.values()))) for c in cases]
+    assert any(edge) and not all(edge)
+    (order,) = cheapest_first(cases, [None], task.module)
+    assert sorted(order) == list(range(len(cases)))
+    keys = [(edge[i], size[i], i) for i in order]
+    assert keys == sorted(keys) and keys != [(edge[i], size[i], i) for i in range(len(cases))]
+    shares = split_cases(len(cases), 3)
+    for share, ordered in zip(shares, cheapest_first(cases, shares, task.module)):
+        assert sorted(ordered) == share and [(edge[i], size[i]) for i in ordered] == sorted((edge[i], size[i]) for i in share)
+
+
+def test_one_process_calls_made_out_of_order_are_judged_in_the_task_order():
+    called = _outcome(protocol.RAN, [(2, 0), (0, 0), (1, 0), (1, 1), (0, 1)])
+    merged = merge_outcomes([called])
+    assert [tuple(c["facts"][:2]) for c in merged.calls] == [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1)]
+    assert [p.name for p in merged.call_files] == ["0-0", "1-0", "2-0", "0-1", "1-1"]
+    in_order = _outcome(protocol.RAN, [(0, 0), (1, 0)])
+    assert merge_outcomes([in_order]) is in_order
 
 
 # Right on every case, but from its third call on it rewrites the saved outputs of its first call (a

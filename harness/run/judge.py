@@ -139,7 +139,10 @@ def _judge_stopped(task: Task, outcome: WorkerOutcome, inputs: PassInputs) -> Ju
                                        f"{len(outcome.calls)} call(s) made)")
     if isinstance(verdicts, str):
         return judgement
-    return judgement._replace(cases=list(judgement.cases) + _not_reached(task, inputs, verdicts, started.get("configs")))
+    listed = list(judgement.cases) + _not_reached(task, inputs, verdicts, started.get("configs"))
+    position = {case.label: n for n, case in reversed(list(enumerate(inputs.of(0)[0])))}
+    # in the task's order, as a job that ran them all lists them (fail-fast calls them cheapest first)
+    return judgement._replace(cases=sorted(listed, key=lambda c: (c["config"], position.get(c["label"], len(position)))))
 
 
 def _not_reached(task: Task, inputs: PassInputs, verdicts: list[dict], configs: object) -> list[dict]:
@@ -158,7 +161,7 @@ def _not_reached(task: Task, inputs: PassInputs, verdicts: list[dict], configs: 
             if missing[(case.label, cfg)] > 0:
                 missing[(case.label, cfg)] -= 1
                 skipped.append({"label": case.label, "tier": EDGE if traits else CORE, "config": cfg, "status": SKIPPED,
-                                "reason": "not run: fail-fast stopped the job at an earlier wrong case", "traits": traits})
+                                "reason": "not run: fail-fast stopped the job at a wrong case", "traits": traits})
     return skipped
 
 

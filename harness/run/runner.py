@@ -35,7 +35,7 @@ from harness.run.perf_stage import baseline_dir, run_perf, start_baseline
 from harness.run.quiet import JobClock, QuietGpu
 from harness.run.process import WorkerProcess
 from harness.run.reference import PassInputs, ReferenceCache
-from harness.run.shards import JobWorkers, ProcessSlots, shares_wanted, split_cases
+from harness.run.shards import JobWorkers, ProcessSlots, cheapest_first, shares_wanted, split_cases
 from harness.run.teardown import Teardowns
 from harness.run.submissions import Job
 from harness.run.zygote import Zygote
@@ -434,6 +434,8 @@ class Evaluator:
         device = self._reference_device(slot)
         timing: dict[str, float] = dict(admission.timing)
         shares = split_cases(len(cases), admission.taken) if admission.taken > 1 else [None]
+        if self.config.fail_fast:
+            shares = cheapest_first(cases, shares, task.module)
         job_dirs: list[Path] = []
         job_clock, quiet = JobClock(), self._quiet.get(slot)
         if quiet:

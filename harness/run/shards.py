@@ -20,11 +20,13 @@ import threading
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from harness import protocol
 from harness.config import StageLimits
 from harness.run.process import WorkerOutcome, WorkerProcess
+from harness.taskdef import Case, tensor_leaves
+from harness.tiers import case_traits
 from harness.verdicts import ERROR, HARNESS_ERROR, INTEGRITY
 
 MAX_SHARES = 8
@@ -47,6 +49,20 @@ def split_cases(n_cases: int, shares: int) -> list[list[int]]:
     shares = max(1, min(shares, n_cases)) if n_cases else 1
     bounds = [round(i * n_cases / shares) for i in range(shares + 1)]
     return [list(range(bounds[i], bounds[i + 1])) for i in range(shares)]
+
+
+def cheapest_first(cases: list[Case], shares: list[list[int] | None], module: Any = None) -> list[list[int]]:
+    """Each share's case indices reordered for fail-fast (``None``: all cases): core cases before
+    edge ones (a job stopped by an edge case then still has its core verdict), and within each tier
+    the cases with fewer input elements first. A wrong submission is usually wrong on a small case
+    too, and there it is found without first paying for the large ones (in Triton's interpreter a
+    case's cost grows with its elements). The order a call is made in changes no verdict: each is
+    judged by its case index, and the calls are put back in the task's order before judging."""
+    def key(index: int) -> tuple[bool, int, int]:
+        case = cases[index]
+        elements = sum(t.numel() for t in tensor_leaves(list(case.args) + list(case.kwargs.values())))
+        return bool(case_traits(case, module)), elements, index
+    return [sorted(range(len(cases)) if share is None else share, key=key) for share in shares]
 
 
 # Severity of how a process ended, for the job's verdict: a broken protocol or an integrity
@@ -74,7 +90,7 @@ def merge_outcomes(outcomes: list[WorkerOutcome]) -> WorkerOutcome:
     every call each process finished, in process order, and the ending of the process that ended
     worst (the main one's when all ran); its report's call count and kernel names cover them all."""
     if len(outcomes) == 1:
-        return outcomes[0]
+        return _in_case_order(outcomes[0])
     main = outcomes[0]
     worst = max(outcomes, key=_severity)  # the first of equals: max keeps the earliest
     # in the order one worker calls them (config by config, cases in order), whatever the shares
@@ -88,6 +104,15 @@ def merge_outcomes(outcomes: list[WorkerOutcome]) -> WorkerOutcome:
     if _severity(worst) == 0:
         merged.report, merged.protocol_error = _merged_report(outcomes)
     return merged
+
+
+def _in_case_order(outcome: WorkerOutcome) -> WorkerOutcome:
+    """One process's outcome with its calls in the order :func:`merge_outcomes` gives (fail-fast
+    may have called the cases cheapest first)."""
+    order = sorted(range(len(outcome.calls)), key=lambda i: _call_order(outcome.calls[i]))
+    if order == list(range(len(outcome.calls))) or len(outcome.call_files) != len(outcome.calls):
+        return outcome
+    return replace(outcome, calls=[outcome.calls[i] for i in order], call_files=[outcome.call_files[i] for i in order])
 
 
 def _call_order(event: dict) -> tuple:

@@ -242,8 +242,11 @@ FRAME_TAKER_LINES = (("torch", "library.py", "f = sys._getframe(1)", None),
 # broadcasting imports sympy; Triton's argument mangling imports Gluon), and whose import-time code
 # takes frames (sympy's multipledispatch): imported before the guard is armed, so that they are
 # imported once per fork server rather than inside the calls of every job that reaches them, where a
-# library being imported is handed frames (reached_for in _make_hook).
-LAZY_LIBRARY_MODULES = ("torch.fx.experimental.symbolic_shapes", "triton.experimental.gluon")
+# library being imported is handed frames (reached_for in _make_hook). torch.save reads its options
+# from torch.utils.serialization at its first call, which every job makes when it saves a call's
+# outputs: imported there, it cost each job an import and a module-snapshot check (about 75 ms).
+LAZY_LIBRARY_MODULES = ("torch.fx.experimental.symbolic_shapes", "triton.experimental.gluon",
+                        "torch.utils.serialization")
 # Where the submission may enter Triton for a launch (package -> files in it): Triton's launch,
 # autotune, compile and driver entry points, and torch's wrappers that launch Triton kernels
 # (``torch.library.wrap_triton``); the harness's own wrappers of the launch functions are added.

@@ -834,6 +834,7 @@ class ModuleSnapshot:
         self._modules: tuple[list, list, list, list] = ([], [], [], [])  # namespaces, names, objects, owners
         self._members: tuple[list, list, list, list] = ([], [], [], [])
         classes: dict[int, tuple[str, type]] = {}
+        kinds = self.KINDS
         # sys.modules' entries too: an import statement finds a module there first, so a submission
         # that swaps one would hand the harness's later imports (inside functions) its own module
         # (not the harness's own entries, which the worker drops before the import, nor __main__)
@@ -849,20 +850,19 @@ class ModuleSnapshot:
             # replaced list or module object (the taggers saving uses, its pickle module) would
             # steer it. Nothing of the harness rebinds a global after the snapshot.
             everything = module_name == HARNESS_PACKAGE or module_name.startswith(HARNESS_PACKAGE + ".")
-            for attr, value in list(namespace.items()):
-                if (everything or issubclass(type(value), self.KINDS)) and not _dunder(attr):
-                    _append(self._modules, namespace, attr, value, module_name)
-                    if issubclass(type(value), type):
-                        classes.setdefault(id(value), (f"{module_name}.{attr}", value))
+            watched = [(attr, value) for attr, value in list(namespace.items())
+                       if (everything or issubclass(type(value), kinds)) and not _dunder(attr)]
+            _extend(self._modules, namespace, watched, module_name)
+            for attr, value in watched:
+                if issubclass(type(value), type):
+                    classes.setdefault(id(value), (f"{module_name}.{attr}", value))
         self._classes: list[tuple[Any, str, frozenset]] = []
         for qualname, cls in classes.values():
             members = type.__dict__["__dict__"].__get__(cls)
-            names = []
-            for attr, value in list(members.items()):
-                if issubclass(type(value), self.KINDS) and attr not in _VOLATILE_CLASS_ATTRS:
-                    _append(self._members, members, attr, value, qualname)
-                    names.append(attr)
-            self._classes.append((members, qualname, frozenset(names)))
+            watched = [(attr, value) for attr, value in list(members.items())
+                       if issubclass(type(value), kinds) and attr not in _VOLATILE_CLASS_ATTRS]
+            _extend(self._members, members, watched, qualname)
+            self._classes.append((members, qualname, frozenset(attr for attr, _ in watched)))
         self._sizes = [len(members) for members, _, _ in self._classes]
         self._is_kind = lambda value, issubclass=issubclass, type=type, kinds=self.KINDS: issubclass(type(value), kinds)
         # What the check itself calls, bound now: a submission that rebinds builtins.all or
@@ -907,9 +907,13 @@ class ModuleSnapshot:
 _PROXY_GET = type(type.__dict__).get  # mappingproxy.get, unbound
 
 
-def _append(lists: tuple[list, list, list, list], space: Any, attr: str, value: Any, owner: str) -> None:
-    for column, item in zip(lists, (space, attr, value, owner)):
-        column.append(item)
+def _extend(lists: tuple[list, list, list, list], space: Any, watched: list[tuple[str, Any]], owner: str) -> None:
+    """Add namespace ``space``'s watched ``(name, object)`` bindings to the parallel lists."""
+    spaces, attrs, values, owners = lists
+    spaces.extend([space] * len(watched))
+    attrs.extend([attr for attr, _ in watched])
+    values.extend([value for _, value in watched])
+    owners.extend([owner] * len(watched))
 
 
 _VOLATILE_CLASS_ATTRS = frozenset({"__dict__", "__weakref__", "__doc__", "__module__", "__annotations__"})
