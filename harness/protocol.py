@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from harness.lifetime import die_with_parent_from_env
+from harness.niceness import keep_niceness
 
 # -- child processes (named by module, never imported by the parent) ---------------------------
 WORKER_MODULE = "harness.sandbox.worker"          # runs one untrusted submission
@@ -158,8 +159,10 @@ class EventWriter:
 
 def start_child(argv: list[str]) -> tuple[dict, EventWriter]:
     """What a child process does first (``argv`` = ``[JOB_FILE, FD]``): tie its life to its parent's,
-    read its job spec and delete it (it holds the event key), open its event pipe."""
+    read its job spec and delete it (it holds the event key), open its event pipe; started in a
+    session of its own, it keeps its parent's CPU priority (niceness.py)."""
     die_with_parent_from_env()
+    keep_niceness()
     spec_file = Path(argv[0])
     job = json.loads(spec_file.read_text())
     spec_file.unlink(missing_ok=True)

@@ -22,7 +22,8 @@ SHARED = ROOT.parent / "shared"
 
 
 def pytest_collection_modifyitems(config, items):
-    if any("variants_run" in getattr(item, "fixturenames", ()) for item in items) and not config.option.collectonly:
+    if any("variants_run" in getattr(item, "fixturenames", ()) for item in items) and not config.option.collectonly \
+            and _VariantsRun.low_priority_holds():
         _VariantsRun.start(config)
     if torch.cuda.is_available():
         return
@@ -69,11 +70,25 @@ def variants_run(tmp_path_factory) -> "_RunRows":
 class _VariantsRun:
     """The variants run as a background process, started as soon as the tests are collected. It is
     about half of the suite's time (some 1,150 interpreter jobs), and the other tests leave much of a
-    two-core machine idle (processes starting, waits on workers): run beside them at a lower
-    priority (nice 10), it takes that idle time without taking the CPU from tests that time things."""
+    two-core machine idle (processes starting, waits on workers): run beside them at the lowest
+    priority (nice 19, which its workers keep in their own sessions: harness/niceness.py), it takes
+    that idle time without taking the CPU from tests that time things. Where that priority cannot
+    be had, it runs when the first test asks for it, as before."""
 
     running: "_VariantsRun | None" = None
-    NICENESS = 10
+    NICENESS = 19
+
+    @classmethod
+    def low_priority_holds(cls) -> bool:
+        """Whether a process that starts a session of its own (as each worker does) keeps the
+        niceness it was started with (the kernel's per-session scheduling groups honour it)."""
+        if not Path("/proc/self/autogroup").exists():
+            return True  # no such groups: a process's niceness is all there is
+        probe = ("import os; os.setsid(); from harness.niceness import keep_niceness; keep_niceness(); "
+                 "print(open('/proc/self/autogroup').read())")
+        proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, cwd=ROOT,
+                              preexec_fn=lambda: os.nice(cls.NICENESS))
+        return proc.returncode == 0 and proc.stdout.split()[-1:] == [str(cls.NICENESS)]
 
     def __init__(self, tmp: Path) -> None:
         from variant_rows import all_rows
@@ -91,9 +106,11 @@ class _VariantsRun:
         self.args = ["eval", str(preds), "--out", str(self.out), "-q", "--timeout", "240", *no_perf, "--fail-fast"]
         # its output goes to files: a pipe nobody reads until the end could fill and stop it
         self.logs = (tmp / "stdout.txt", tmp / "stderr.txt")
+        # a process group of its own (to be killed as one), in the tests' session: a session of its
+        # own would be a scheduling group of its own at nice 0 (harness/niceness.py)
         with open(self.logs[0], "w") as stdout, open(self.logs[1], "w") as stderr:
             self.proc = subprocess.Popen([sys.executable, "-m", "harness.cli", *self.args], stdout=stdout, stderr=stderr,
-                                         cwd=ROOT, start_new_session=True, env={**os.environ, "PYTHONPATH": path},
+                                         cwd=ROOT, process_group=0, env={**os.environ, "PYTHONPATH": path},
                                          preexec_fn=lambda: os.nice(self.NICENESS))
 
     @classmethod

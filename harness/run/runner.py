@@ -435,7 +435,8 @@ class Evaluator:
         timing: dict[str, float] = dict(admission.timing)
         shares = split_cases(len(cases), admission.taken) if admission.taken > 1 else [None]
         if self.config.fail_fast:
-            shares = cheapest_first(cases, shares, task.module)
+            with self._parent_gpu_work(slot):  # the traits read the cases' values (on the GPU, in a GPU run)
+                shares = cheapest_first(cases, shares, task.module)
         job_dirs: list[Path] = []
         job_clock, quiet = JobClock(), self._quiet.get(slot)
         if quiet:

@@ -49,6 +49,7 @@ import time
 from harness import protocol
 from harness.config import ENV_PARENT_PID
 from harness.lifetime import become_subreaper, die_with_parent, kill_all_descendants, kill_orphans
+from harness.niceness import keep_niceness
 
 MAX_FDS = 2
 MAX_REQUEST_BYTES = 1 << 20  # a request carries a job's environment: a few kB
@@ -120,6 +121,7 @@ def run_child(request: dict, fds: list[int], server_sockets: list[socket.socket]
         die_with_parent(server_pid)
         _close(server_sockets)
         os.setsid()
+        keep_niceness()  # a new session is a new scheduling group (niceness.py)
         code = _become(request, fds, server_pid)
     except BaseException:  # noqa: BLE001 - the child must never return into the zygote's loop
         import traceback
@@ -137,6 +139,7 @@ def run_spare(request: dict, jobs: socket.socket, server_sockets: list[socket.so
         die_with_parent(server_pid)
         _close(server_sockets)
         os.setsid()
+        keep_niceness()  # a new session is a new scheduling group (niceness.py)
         env = spare_env(dict(os.environ), request["env"])  # the server's own, forked with it
         os.environ.clear()
         os.environ.update(env)
@@ -344,6 +347,7 @@ def serve(control: socket.socket) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = argv if argv is not None else sys.argv[1:]
     die_with_parent(int(args[1]))
+    keep_niceness()
     become_subreaper()
     control = socket.socket(fileno=int(args[0]))
     preload()
