@@ -253,7 +253,21 @@ def relu(input, inplace=False):
 '''
 
 
-@pytest.mark.parametrize("code, verdict", [(RELU, "ok"), (WRONG_ON_2D, "wrong"), (RIGHT_BUT_TORCH_ON_3D, "integrity")])
+# wrong on every case with a positive value, and slow (0.3 s a call): fail-fast's stop reaches each
+# process long before its last case, however fast the GPU runs the rest (a fast job could finish
+# every case of a share while the parent still judged the first wrong one)
+WRONG_AND_SLOW = _KERNEL.replace("tl.where(x > 0, x, 0.0)", "tl.where(x > 0, x + 1.0, 0.0)") + '''
+import time as _time
+
+
+def relu(input, inplace=False):
+    _time.sleep(0.3)
+    x = input.contiguous()
+    return _finish(input, _run(x, x.numel()), inplace)
+'''
+
+
+@pytest.mark.parametrize("code, verdict", [(RELU, "ok"), (WRONG_AND_SLOW, "wrong"), (RIGHT_BUT_TORCH_ON_3D, "integrity")])
 def test_fail_fast_stops_a_wrong_job_at_a_wrong_case_and_changes_no_verdict(evaluators, fail_fast_evaluators, code,
                                                                              verdict):
     """With fail-fast a wrong job ends at a wrong case, in one process or three (the first share
@@ -272,15 +286,14 @@ def test_fail_fast_stops_a_wrong_job_at_a_wrong_case_and_changes_no_verdict(eval
         assert len(made) < len(statuses) == len(full["cases"]) and "wrong" in made
         assert set(statuses) <= {"ok", "wrong", "skipped"}
         assert "fail-fast" in fast["exe"]["detail"] and "differ" in fast["exe"]["detail"]
-    single = _both(fail_fast_evaluators, WRONG_ON_2D)[1]
-    if verdict == "wrong":  # in one process: the cases cheapest_first puts before the first wrong one, all passed
+    if verdict == "wrong":  # in one process: the calls made are the first in cheapest_first's order
+        single = _both(fail_fast_evaluators, code)[1]
         task = get_task(TASK)
         cases = task.correctness_cases(0)
         order = [cases[i].label for i in cheapest_first(cases, [None], task.module)[0]]
         status = {c["label"]: c["status"] for c in single["cases"]}
         made = [label for label in order if status[label] != "skipped"]
-        assert made == order[:len(made)] and status[made[-1]] == "wrong", (order, status)
-        assert all(status[label] == "ok" for label in made[:-1])
+        assert made == order[:len(made)] and "wrong" in [status[label] for label in made], (order, status)
         assert [c["label"] for c in single["cases"]] == [c.label for c in cases]  # listed in the task's order
 
 
