@@ -25,6 +25,8 @@ def pytest_collection_modifyitems(config, items):
     if any("variants_run" in getattr(item, "fixturenames", ()) for item in items) and not config.option.collectonly \
             and _VariantsRun.low_priority_holds():
         _VariantsRun.start(config)
+        # the tests that wait for it last: every other test runs beside it first
+        items[:] = sorted(items, key=lambda item: "variants_run" in getattr(item, "fixturenames", ()))
     if torch.cuda.is_available():
         return
     skip = pytest.mark.skip(reason="needs a CUDA GPU (run on the device)")
