@@ -92,10 +92,14 @@ class PassInputs:
         self._lock = threading.Lock()  # fail-fast's checks and the final judgement may ask at once
         self.count = len(cases)  # every pass has the same cases (labels, count), with its own values
 
+    def process_of(self, case: int) -> int:
+        """Which of the job's worker processes calls case index ``case`` (0 for a job of one)."""
+        return self._process_of.get(case, 0)
+
     def of(self, config: int, case: int = 0) -> tuple[list[Case], list[CallRecord]]:
         """The cases and expected outputs of config pass ``config``, as the process that calls case
         index ``case`` is judged on."""
-        key = (config, self._process_of.get(case, 0))
+        key = (config, self.process_of(case))
         with self._lock:
             if config not in self._expected:
                 self._expected[config] = self._expected_of(config)

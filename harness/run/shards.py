@@ -127,8 +127,6 @@ def _merged_report(outcomes: list[WorkerOutcome]) -> tuple[dict | None, str | No
     """The main process's ``ran`` report covering every process's calls, or why the processes'
     reports do not fit together."""
     reports = [o.report or {} for o in outcomes]
-    if any(r.get("configs") != reports[0].get("configs") for r in reports):
-        return reports[0], "the job's worker processes report different autotune configs"
     if any(r.get("calls") != len(o.calls) for r, o in zip(reports, outcomes)):
         return reports[0], "a worker process reported a call count other than its calls"
     names: list[str] = []
@@ -137,8 +135,25 @@ def _merged_report(outcomes: list[WorkerOutcome]) -> tuple[dict | None, str | No
         for name in kernels if isinstance(kernels, list) else []:
             if isinstance(name, str) and name not in names:
                 names.append(name)
-    return {**reports[0], "calls": sum(len(o.calls) for o in outcomes),
+    return {**reports[0], "calls": sum(len(o.calls) for o in outcomes), "configs": _merged_configs(reports),
             "triton_kernels": names[:MAX_KERNEL_NAMES]}, None
+
+
+def _merged_configs(reports: list[dict]) -> list[str]:
+    """Each config pass's pins over all the processes (an autotuner a process built while a call
+    ran is pinned in that process alone, which may then run more passes than the others): pass
+    ``i`` names every pin some process made in its pass ``i``. The judge checks that the calls
+    form whole passes (judge._passes_not_whole)."""
+    lists = [r.get("configs") if isinstance(r.get("configs"), list) else [] for r in reports]
+    merged = []
+    for i in range(max(map(len, lists), default=0)):
+        pins: list[str] = []
+        for configs in lists:
+            for pin in str(configs[i]).split("; ") if i < len(configs) else ():
+                if pin and pin not in pins:
+                    pins.append(pin)
+        merged.append("; ".join(pins))
+    return merged
 
 
 class ProcessSlots:

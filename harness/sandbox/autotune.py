@@ -2,7 +2,9 @@
 
 The autotuner on another GPU may pick another config than ours, and real kernels exist that are
 right for one block size only, so exe runs the submission once per config index: in run ``i``
-every autotuner of the submission is pinned to its config ``min(i, n - 1)``. Pinning leaves a
+every autotuner of the submission is pinned to its config ``min(i, n - 1)`` (:class:`AutotunePins`:
+those found after the import from the pass's start, one built while a call runs at its first
+launch). Pinning leaves a
 single candidate, which also makes multi-config autotune work in Triton's interpreter (where it
 cannot benchmark). An autotuner that prunes its configs per call (``early_config_prune``,
 ``perf_model``) keeps them all: its pruner decides which a call may use, as it would anywhere, and
@@ -44,7 +46,7 @@ def find_autotuners(module: ModuleType) -> list[Any]:
     other wrappers (``.fn`` chains), and kept anywhere in the module's own objects (lists, tuples,
     sets and dicts, classes and instances of the module's classes, functions' defaults and closures,
     ``functools.partial``), in a bounded walk. One built only while a call runs (a factory filling
-    a cache on first use) is not reachable yet: it runs the config autotuning picks."""
+    a cache on first use) is not reachable yet: :class:`AutotunePins` pins it at its first launch."""
     cls = _autotuner_class()
     if cls is None:
         return []
@@ -125,34 +127,88 @@ def describe_config(config: Any) -> str:
     return ", ".join(x for x in (kw, extra) if x)
 
 
-@contextmanager
-def pinned_configs(autotuners: list[Any], index: int) -> Iterator[str]:
-    """Pin every autotuner to its config ``min(index, n-1)``; yields a description of the pins."""
-    saved = [(a, a.configs, dict(a.cache), getattr(a, "cache_results", None)) for a in autotuners]
-    names = []
-    try:
+class AutotunePins:
+    """Every autotuner of the submission pinned, pass by pass, to its config ``min(index, n - 1)``:
+    those :func:`find_autotuners` found after the import from the start of a pass, and any other the
+    moment it is first launched in a pass (a factory's, built while a call runs, whether kept or
+    built afresh for each call), from the launch counter's stand-in for ``Autotuner.run``
+    (integrity.LaunchCounter). Outside a pass (perf) every autotuner tunes as it would anywhere."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, Any] = {}  # id -> autotuner, kept alive so that an id stays its own
+        self._index: int | None = None
+        self._pinned: dict[int, str] = {}  # this pass's pins: id -> "kernel[config]"
+        self._saved: list[tuple] = []
+
+    def add(self, autotuners: list[Any]) -> None:
+        """Autotuners to pin from the start of every later pass."""
         for a in autotuners:
-            config = a.configs[min(index, len(a.configs) - 1)]
-            if len(a.configs) > 1 and any(getattr(a, hook, None) for hook in PRUNING_HOOKS):
-                a._bench = _favouring(config, a.configs)  # an instance attribute, before the class's method
-                if getattr(a, "cache_results", False):
-                    a.cache_results = False  # a config cached on disk by an earlier pin is not this one
-            else:
-                a.configs = [config]
-            a.cache.clear()
-            names.append(f"{_kernel_name(a)}[{describe_config(config)}]")
-        yield "; ".join(names)
-    finally:
-        for a, configs, cache, cache_results in saved:
-            a.configs = configs
-            vars(a).pop("_bench", None)
-            if cache_results is not None:
-                a.cache_results = cache_results
-            a.cache.clear()
-            a.cache.update(cache)
+            self._known.setdefault(id(a), a)
+
+    def config_count(self) -> int:
+        """How many passes cover every config of every autotuner known so far (at least 1)."""
+        return config_count(list(self._known.values()))
+
+    @contextmanager
+    def pinned(self, index: int) -> Iterator["AutotunePins"]:
+        """Pass ``index``: every known autotuner pinned now, any other as it is first launched;
+        all restored (configs, caches) when the pass ends."""
+        self._index, self._pinned, self._saved = index, {}, []
+        try:
+            for a in list(self._known.values()):
+                self._pin(a)
+            yield self
+        finally:
+            self._index = None
+            for a, configs, cache, cache_results in reversed(self._saved):
+                a.configs = configs
+                vars(a).pop("_bench", None)
+                if cache_results is not None:
+                    a.cache_results = cache_results
+                a.cache.clear()
+                a.cache.update(cache)
+            self._saved = []
+
+    def launched(self, autotuner: Any) -> None:
+        """Called before an autotuner runs a launch: during a pass, one not pinned yet is pinned
+        (and known from then on, so every later pass pins it from its start)."""
+        if self._index is not None and id(autotuner) not in self._pinned and _plain_autotuner(autotuner):
+            self.add([autotuner])
+            self._pin(autotuner)
+
+    def describe(self) -> str:
+        """This pass's pins, e.g. ``_gelu[BLOCK=256, num_warps=4]; _relu[BLOCK=1024]`` (each once:
+        an autotuner built afresh for every call is pinned alike every time)."""
+        return "; ".join(dict.fromkeys(self._pinned.values()))
+
+    def _pin(self, a: Any) -> None:
+        configs = list(a.configs)
+        if not configs:
+            return
+        self._saved.append((a, a.configs, dict(a.cache), getattr(a, "cache_results", None)))
+        config = configs[min(self._index, len(configs) - 1)]
+        if len(configs) > 1 and any(getattr(a, hook, None) for hook in PRUNING_HOOKS):
+            a._bench = _favouring(config, configs)  # an instance attribute, before the class's method
+            if getattr(a, "cache_results", False):
+                a.cache_results = False  # a config cached on disk by an earlier pin is not this one
+        else:
+            a.configs = [config]
+        a.cache.clear()
+        self._pinned[id(a)] = f"{_kernel_name(a)}[{describe_config(config)}]"
 
 
 PRUNING_HOOKS = ("early_config_prune", "perf_model")
+
+
+def _plain_autotuner(a: Any) -> bool:
+    """Triton's own Autotuner holding a plain list of Triton configs of plain settings: what can be
+    pinned from inside a launch (the guard's hook) without running any code of the submission's
+    (a subclass, a list-like ``configs`` or a config's own mapping would). Others tune as Triton
+    would: only the config picked is checked."""
+    cls = _autotuner_class()
+    own = vars(a) if cls is not None and type(a) is cls else {}
+    configs, cache = own.get("configs"), own.get("cache")
+    return type(configs) is list and type(cache) is dict and all(_settings(c) is not None for c in configs)
 
 
 class PrunedConfigRefused(PermissionError):
@@ -164,7 +220,7 @@ def _settings(config: Any) -> tuple | None:
     Triton's own Config holding plain values (read with the class's method: nothing of an instance's
     own runs)."""
     from triton import Config
-    if type(config) is not Config:
+    if type(config) is not Config or type(vars(config).get("kwargs")) is not dict:  # (a mapping's own code would run)
         return None
     values = Config.all_kwargs(config)
     if type(values) is not dict or any(type(k) is not str or type(v) not in _PLAIN for k, v in values.items()):

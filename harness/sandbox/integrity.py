@@ -154,9 +154,12 @@ class LaunchCounter:
     COUNTED = frozenset({"run:jit", "run:interpreter", "compiled"})  # autotune/heuristics wrap a counted run
     PLUMBING = "plumbing:"  # the interpreter's copying of a launch's arguments (in_plumbing)
 
-    def __init__(self, check: Any = None) -> None:
-        """``check(kernel, args, kwargs)``: called before every launch (see launch_check.py)."""
+    def __init__(self, check: Any = None, autotuner_launched: Any = None) -> None:
+        """``check(kernel, args, kwargs)``: called before every launch (see launch_check.py);
+        ``autotuner_launched(autotuner)``: before every autotuner's run, after the check (exe's pins:
+        autotune.AutotunePins.launched)."""
         self.count = 0
+        self.autotuner_launched = autotuner_launched
         self.names: set[str] = set()  # of every JITFunction launched (its kernel runs under that name)
         self.check = check
         self._depth = threading.local()
@@ -212,6 +215,8 @@ class LaunchCounter:
             return original, _Plumbing(self._depth)
         if self.check is not None:
             self.check(None if key == "compiled" else kernel, args, kwargs)
+        if key == "autotune" and self.autotuner_launched is not None:
+            self.autotuner_launched(kernel)
         if key not in self.COUNTED:
             return original, nullcontext()
         name = getattr(kernel, "name" if key == "compiled" else "__name__", None)

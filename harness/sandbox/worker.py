@@ -163,7 +163,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     freeze_serialization()  # how results are saved: as it is before the submission is imported
     from harness.invoke import call_case, clone_case
     from harness.taskdef import map_tensors, tensor_leaves
-    from harness.sandbox.autotune import config_count, find_autotuners, pinned_configs
+    from harness.sandbox.autotune import AutotunePins, find_autotuners
     from harness.sandbox.dispatch_rules import seal_dispatch_rules
     from harness.sandbox.gpu_trace import KernelTrace, triton_kernel_names
     from harness.sandbox.frozen_types import freeze_for_worker
@@ -193,7 +193,9 @@ def run(job: dict, reporter: EventWriter) -> None:
     # snapshots the environment and Triton's knobs: before the import
     launch_check = LaunchCheck(str(submission), device_tensors_only=on_gpu and not job["interpret"],
                                record_launches=data_movement)
-    launches = LaunchCounter(check=launch_check.check)  # reachable only from here and the guard's hook
+    pins = AutotunePins()  # exe's config passes (an autotuner built during a call is pinned at its first launch)
+    # reachable only from here and the guard's hook
+    launches = LaunchCounter(check=launch_check.check, autotuner_launched=pins.launched)
     launches.install()
     watching: list[int] = []  # the monitors' stack depths while they watch (TorchOpMonitor, watch_dispatch_keys)
     code_kinds: list = []  # the guard's judgement of whose code is whose, shared with the watches below (arm fills it)
@@ -247,7 +249,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     share = job.get("cases")
     selected = [i for i in share if 0 <= i < len(cases)] if isinstance(share, list) else list(range(len(cases)))
 
-    autotuners = find_autotuners(module)
+    pins.add(find_autotuners(module))
     triton_names = triton_kernel_names(module) if on_gpu else []
     # per call, a signed call_done event: facts [case, config, launches, torch_ops, {GPU kernel: times it
     # ran} or None, the error it raised or None] and the SHA-256 of the file holding its tensors; every
@@ -255,13 +257,14 @@ def run(job: dict, reporter: EventWriter) -> None:
     calls = 0
     configs: list[str] = []
     # the kernel names go with the call stage too: a job the parent stops early (fail-fast) has no report
-    reporter.emit(protocol.STAGE, stage=protocol.CALL, cases=len(selected), configs=config_count(autotuners),
+    reporter.emit(protocol.STAGE, stage=protocol.CALL, cases=len(selected), configs=pins.config_count(),
                   triton_kernels=triton_names)
-    for index in range(config_count(autotuners)):
+    index = 0
+    # one pass per config of the autotuner that has most; one first launched in a pass adds passes
+    while index < pins.config_count():
         if index:  # each config's pass is given values of its own (Task.correctness_cases)
             cases = task.correctness_cases(seed, device, index)
-        with pinned_configs(autotuners, index) as pins:
-            configs.append(pins)
+        with pins.pinned(index) as pinned:
             for case_index in selected:
                 case = cases[case_index]
                 args = clone_case(case)
@@ -297,7 +300,7 @@ def run(job: dict, reporter: EventWriter) -> None:
                 except BaseException as exc:  # noqa: BLE001 - tampering, a refused primitive, an exit: the job ends
                     error = exc
                 if error is not None and (_status_of(error) == INTEGRITY or not isinstance(error, Exception)):
-                    _report_stop(reporter, index, case, pins, error, submission)
+                    _report_stop(reporter, index, case, pinned.describe(), error, submission)
                     return
                 facts = [case_index, index, launches.count - before, sorted(set(monitor.forbidden)),
                          trace.runs if on_gpu else None,
@@ -312,7 +315,7 @@ def run(job: dict, reporter: EventWriter) -> None:
                     # torch's saving ran something the submission planted in its state (a flag whose
                     # truth test is a callable of its own): the guard refused what that asked for,
                     # the barrier its code, or the library failed on what it found there
-                    _report_stop(reporter, index, case, pins, exc if _status_of(exc) == INTEGRITY else
+                    _report_stop(reporter, index, case, pinned.describe(), exc if _status_of(exc) == INTEGRITY else
                                  Tampering(f"saving the call's outputs failed ({type(exc).__name__}: {str(exc)[:200]}): "
                                            "only the harness's and the libraries' code runs there"), submission)
                     return
@@ -320,8 +323,10 @@ def run(job: dict, reporter: EventWriter) -> None:
                     collector_on()
                 reporter.emit(protocol.CALL_DONE, index=calls, facts=facts, outputs_sha256=digest)
                 calls += 1
+            configs.append(pinned.describe())  # at the pass's end: with what its calls first launched
         if index == 0:
             reporter.emit(protocol.STAGE, stage=protocol.EXE)
+        index += 1
 
     patched = snapshot.changed()
     if patched or not launches.intact():
@@ -368,7 +373,7 @@ def _unchanged(snapshot: Any, modes: Any, launch_check: Any, when: str) -> None:
         raise Tampering(changed)
 
 
-def _report_stop(reporter: Any, index: int, case: Any, pins: Any, error: BaseException, submission: Path) -> None:
+def _report_stop(reporter: Any, index: int, case: Any, pins: str, error: BaseException, submission: Path) -> None:
     """Report the stage a call ended the job in (a refusal, tampering, an exit): call for the first
     configuration's calls, exe after."""
     reporter.emit(protocol.REPORT, stage=protocol.CALL if index == 0 else protocol.EXE, status=_status_of(error),
