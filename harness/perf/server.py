@@ -61,8 +61,11 @@ INPUT_SETS = 2
 ELEMENTS = "elements"   # each element from one set or the other at a rolled position (the default)
 IN_PLACE = "in place"   # each element from one set or the other where it was: keeps zero patterns
                         # (triangles), diagonals (dominance) and any property of single elements
-CONVEX = "convex"       # w * A + (1 - w) * B, w in [1/4, 3/4]: keeps linear structure (symmetric,
-                        # Hermitian, triangular) and positive-definiteness; complex inputs too
+CONVEX = "convex"       # a * A + b * B + c * (A o B) / M (weights >= 0 summing to 1, drawn per
+                        # repetition; A o B the element-wise product, M the sets' largest magnitude):
+                        # keeps linear structure (symmetric, Hermitian, triangular), positive
+                        # diagonals, diagonal dominance and positive-definiteness (the Schur product
+                        # theorem); complex inputs too
 NONE = "none"           # the sets as drawn (a designed spectrum, a pivot order: nothing keeps it)
 MIXES = (ELEMENTS, IN_PLACE, CONVEX, NONE)
 CHECK_SET = INPUT_SETS          # input_set index of the check set (never timed)
@@ -95,7 +98,8 @@ class RotatingCase:
     earlier call saw, which no cached answer gives and no few probes identify. A task whose inputs
     are structured says which combination keeps the structure (``PERF_MIX``): the same coins with
     every value left where it was (a triangle's zeros, a dominant diagonal), or a weighted mean of
-    the two sets (symmetric and positive-definite matrices), a new matrix in either case. The
+    the two sets and their element-wise product (symmetric and positive-definite matrices), a new
+    matrix in either case. The
     offsets, coins and weights come from ``key`` and the repetition's number (``key`` holds the
     run's seed); the baseline process builds the same, so the reference of a judged repetition sees
     the same inputs.
@@ -126,6 +130,9 @@ class RotatingCase:
         self._mixed = [i for i, t in enumerate(leaves) if mix != NONE and _mixable(t, leaves, integers, mix)]
         self._dst_leaves = [leaves[i] for i in self._mixed]
         self._src_leaves = [[leaves_of_set[i] for i in self._mixed] for leaves_of_set in map(_input_leaves, sets)]
+        # the convex mix's product term is scaled by the sets' largest magnitude at each input (no overflow)
+        self._magnitudes = [max([float(_ABS(t).max()) for t in ts if _NUMEL(t)], default=1.0) or 1.0
+                            for ts in zip(*self._src_leaves)] if mix == CONVEX else []
         mixed = {t.untyped_storage().data_ptr() for t in self._dst_leaves}
         self._copied = [k for k, dst in enumerate(self._dst) if dst.data_ptr() not in mixed]
         self._coins: torch.Generator | None = None  # reseeded for every mix
@@ -147,7 +154,7 @@ class RotatingCase:
             label = f"{self._key}:{nonce}:{position}"
             flat = (_VIEW(dst, -1), _VIEW(first, -1), _VIEW(second, -1))
             if self._mix == CONVEX:
-                _blend_into(*flat, 0.25 + 0.5 * _offset(label, 1 << 53) / (1 << 53))
+                _blend_into(*flat, _unit(label), _unit(f"{label}:product"), self._magnitudes[position])
                 continue
             if self._coins is None or self._coins.device != dst.device:
                 self._coins = _GENERATOR(device=dst.device)
@@ -192,13 +199,28 @@ def _offset(text: str, n: int) -> int:
     return 1 + _FROM_BYTES(digest, "little") % (n - 1)
 
 
-def _blend_into(dst: torch.Tensor, first: torch.Tensor, second: torch.Tensor, weight: float) -> None:
-    """``dst = weight * first + (1 - weight) * second`` for flat tensors, a chunk at a time, with no
-    temporary."""
+def _unit(text: str) -> float:
+    """A number in [0, 1) from a keyed hash."""
+    return _offset(text, 1 << 53) / (1 << 53)
+
+
+def _blend_into(dst: torch.Tensor, first: torch.Tensor, second: torch.Tensor, u: float, v: float,
+                magnitude: float) -> None:
+    """``dst = a * first + b * second + c * first * second / magnitude`` for flat tensors, a chunk at
+    a time, with no temporary: ``c`` in [1/8, 3/8] (from ``v``), ``a`` and ``b`` sharing the rest
+    in a ratio between 1:3 and 3:1 (from ``u``). The product term takes the repetition's inputs
+    off the line through the two sets, along which a wrapper that kept both could answer from their
+    pair alone (a determinant of ``w A + (1 - w) B`` from the eigenvalues of ``B^-1 A``, computed
+    once); three matrices that do not commute share no such shortcut."""
+    c = 0.125 + 0.25 * v
+    w = 0.25 + 0.5 * u
+    a, b = (1.0 - c) * w, (1.0 - c) * (1.0 - w)
     n = _NUMEL(dst)
     for low in _RANGE(0, n, _MIX_CHUNK):
         high = n if n - low < _MIX_CHUNK else low + _MIX_CHUNK
-        _ADD(_MUL(first[low:high], weight, out=dst[low:high]), second[low:high], alpha=1.0 - weight)
+        part = _MUL(first[low:high], c / magnitude, out=dst[low:high])  # (scaled first: no overflow)
+        _MUL_(part, second[low:high])
+        _ADD(_ADD(part, first[low:high], alpha=a), second[low:high], alpha=b)
 
 
 def _mix_into(dst: torch.Tensor, first: torch.Tensor, second: torch.Tensor, shift: int,
@@ -686,7 +708,7 @@ class _DigestingWriter:
 _COLLECTOR_OFF, _COLLECTOR_ON = gc.disable, gc.enable
 _COPY_STORAGE, _VIEW, _NUMEL = torch.UntypedStorage.copy_, torch.Tensor.view, torch.Tensor.numel
 _WHERE, _RANDOM, _EMPTY, _GENERATOR = torch.where, torch.Tensor.random_, torch.empty, torch.Generator
-_MUL, _ADD = torch.mul, torch.Tensor.add_
+_MUL, _MUL_, _ADD, _ABS = torch.mul, torch.Tensor.mul_, torch.Tensor.add_, torch.abs
 _BLAKE2B, _FROM_BYTES = hashlib.blake2b, int.from_bytes  # the offsets and coins' seeds
 _SHA256, _OPEN = hashlib.sha256, open
 _DUP, _FSTAT, _READ = os.dup, os.fstat, os.read
