@@ -844,3 +844,49 @@ def test_autotuners_are_found_wherever_the_module_keeps_them_and_the_walk_is_bou
     took = time.perf_counter() - started
     assert {id(a) for a in found} == {id(a) for a in hidden.values()}, sorted(k for k, a in hidden.items() if a not in found)
     assert took < 2.0, took
+
+
+def test_an_autotuner_first_launched_in_a_pass_is_pinned_then_and_restored_after():
+    """AutotunePins: one the walk did not find is pinned at its first launch in a pass (and from the
+    start of every later pass), adds its configs' passes, and tunes freely again after the pass;
+    outside a pass, or when it is not Triton's own class holding plain configs, nothing is pinned
+    (pinning it would run the submission's code inside the guard's hook)."""
+    import triton
+    import triton.language as tl
+
+    from harness.sandbox.autotune import AutotunePins
+
+    @triton.jit
+    def kernel(x_ptr, BLOCK: tl.constexpr):
+        pass
+
+    configs = [triton.Config({"BLOCK": b}) for b in (32, 64, 128)]
+    found, built = (triton.autotune(configs=list(configs[:2]), key=[])(kernel) for _ in range(2))
+    built.configs = list(configs)
+    pins = AutotunePins()
+    pins.add([found])
+    pins.launched(built)                       # outside a pass: left alone
+    assert pins.config_count() == 2 and len(built.configs) == 3
+    with pins.pinned(1) as pinned:
+        assert [c.kwargs for c in found.configs] == [{"BLOCK": 64}] and len(built.configs) == 3
+        pinned.launched(built)
+        assert [c.kwargs for c in built.configs] == [{"BLOCK": 64}]
+        assert "kernel[BLOCK=64" in pinned.describe() and pins.config_count() == 3
+    assert len(found.configs) == 2 and len(built.configs) == 3   # restored
+    with pins.pinned(2):                       # known now: pinned from the pass's start
+        assert [c.kwargs for c in built.configs] == [{"BLOCK": 128}]
+
+    class Own(type(built)):
+        pass
+    odd = triton.autotune(configs=list(configs), key=[])(kernel)
+    odd.__class__ = Own
+    shaped = triton.autotune(configs=list(configs), key=[])(kernel)
+    shaped.configs = [triton.Config(_Mapping({"BLOCK": 8}))] * 2
+    with pins.pinned(1) as pinned:
+        pinned.launched(odd)
+        pinned.launched(shaped)
+    assert len(odd.configs) == 3 and pins.config_count() == 3
+
+
+class _Mapping(dict):
+    """A config's kwargs of the submission's own type: reading them would run its code."""

@@ -115,11 +115,6 @@ def _cell_contents(cell: Any) -> Any:
         return None
 
 
-def config_count(autotuners: list[Any]) -> int:
-    """How many runs cover every config of every autotuner (at least 1)."""
-    return max([len(a.configs) for a in autotuners] or [1])
-
-
 def describe_config(config: Any) -> str:
     """A short human-readable config, e.g. ``BLOCK=128, num_warps=4``."""
     kw = ", ".join(f"{k}={v}" for k, v in getattr(config, "kwargs", {}).items())
@@ -137,7 +132,7 @@ class AutotunePins:
     def __init__(self) -> None:
         self._known: dict[int, Any] = {}  # id -> autotuner, kept alive so that an id stays its own
         self._index: int | None = None
-        self._pinned: dict[int, str] = {}  # this pass's pins: id -> "kernel[config]"
+        self._pinned: dict[int, tuple[str, int]] = {}  # this pass's pins: id -> ("kernel[config]", configs it had)
         self._saved: list[tuple] = []
 
     def add(self, autotuners: list[Any]) -> None:
@@ -146,8 +141,10 @@ class AutotunePins:
             self._known.setdefault(id(a), a)
 
     def config_count(self) -> int:
-        """How many passes cover every config of every autotuner known so far (at least 1)."""
-        return config_count(list(self._known.values()))
+        """How many passes cover every config of every autotuner known so far (at least 1; during
+        a pass, a pinned one counts the configs it had)."""
+        return max([self._pinned[id(a)][1] if id(a) in self._pinned else len(a.configs) for a in self._known.values()]
+                   or [1])
 
     @contextmanager
     def pinned(self, index: int) -> Iterator["AutotunePins"]:
@@ -159,7 +156,7 @@ class AutotunePins:
                 self._pin(a)
             yield self
         finally:
-            self._index = None
+            self._index, self._pinned = None, {}
             for a, configs, cache, cache_results in reversed(self._saved):
                 a.configs = configs
                 vars(a).pop("_bench", None)
@@ -179,7 +176,7 @@ class AutotunePins:
     def describe(self) -> str:
         """This pass's pins, e.g. ``_gelu[BLOCK=256, num_warps=4]; _relu[BLOCK=1024]`` (each once:
         an autotuner built afresh for every call is pinned alike every time)."""
-        return "; ".join(dict.fromkeys(self._pinned.values()))
+        return "; ".join(dict.fromkeys(pin for pin, _ in self._pinned.values()))
 
     def _pin(self, a: Any) -> None:
         configs = list(a.configs)
@@ -194,21 +191,21 @@ class AutotunePins:
         else:
             a.configs = [config]
         a.cache.clear()
-        self._pinned[id(a)] = f"{_kernel_name(a)}[{describe_config(config)}]"
+        self._pinned[id(a)] = (f"{_kernel_name(a)}[{describe_config(config)}]", len(configs))
 
 
 PRUNING_HOOKS = ("early_config_prune", "perf_model")
 
 
 def _plain_autotuner(a: Any) -> bool:
-    """Triton's own Autotuner holding a plain list of Triton configs of plain settings: what can be
+    """Triton's own Autotuner holding a list (or tuple) of Triton configs of plain settings: what can be
     pinned from inside a launch (the guard's hook) without running any code of the submission's
     (a subclass, a list-like ``configs`` or a config's own mapping would). Others tune as Triton
     would: only the config picked is checked."""
     cls = _autotuner_class()
     own = vars(a) if cls is not None and type(a) is cls else {}
     configs, cache = own.get("configs"), own.get("cache")
-    return type(configs) is list and type(cache) is dict and all(_settings(c) is not None for c in configs)
+    return type(configs) in (list, tuple) and type(cache) is dict and all(_settings(c) is not None for c in configs)
 
 
 class PrunedConfigRefused(PermissionError):
