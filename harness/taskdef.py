@@ -22,8 +22,11 @@ A task file (``harness/tasks/<Category>/<name>.py``) is a plain module that decl
                               two perf input sets (perf/server.py ``MIXES``): ``"in place"`` for
                               inputs whose elements must stay where they are (triangles, dominant
                               diagonals), ``"convex"`` for symmetric, Hermitian or positive-definite
-                              ones, ``"none"`` where no combination keeps the structure (a designed
-                              spectrum): the sets are then timed as drawn
+                              ones, ``"gaussian"`` for inputs all drawn i.i.d. from one zero-mean
+                              normal (``g.randn``) whose answer is an order statistic (min, argmax:
+                              seen values at known places are probed cheaply), ``"none"`` where no
+                              combination keeps the structure (a designed spectrum): the sets are
+                              then timed as drawn
 ``DATA_MOVEMENT``             (optional, default ``False``) ``True`` for a task whose outputs copies
                               alone could make: a rearrangement of its input (a permutation, a
                               roll), or values that depend on no input tensor (random numbers, a

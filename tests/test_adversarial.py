@@ -433,7 +433,8 @@ SOLUTION_EDITS = {
     "two_set_cache_convex_inputs": _two_set_cache("LinearAlgebra/cholesky.py", "def cholesky(A, upper=False, out=None):"),
     "two_set_cache_in_place_inputs": _two_set_cache("LinearAlgebra/solve_and_add_scaled_vector.py",
                                                     "def solve_and_add_scaled_vector(A, b, y, alpha):"),
-    # perf, not defended (README): the minimum of two known input sets' mix found by a few probes
+    # perf: the minimum of two known input sets' coin mix found by a few probes (defended since the
+    # task's inputs are rotated into values no call has seen: test_caches_of_inputs_seen_before_gain_nothing)
     "mixed_inputs_min_probe": ("Reduce/min_gelu.py", [
         ("def min_gelu(input, dim=None, keepdim=False, approximate='none', out=None):",
          "def _honest_min_gelu(input, dim=None, keepdim=False, approximate='none', out=None):"),
@@ -830,7 +831,10 @@ def test_a_mode_left_to_finish_the_work_after_timing_is_caught_on_cpu(tmp_path, 
 MIXED_INPUT_CACHES = {"roll_surviving_cache_sum_host": "Reduce/sum.py",
                       "two_set_cache_integer_inputs": "Math/bitwise_and.py",
                       "two_set_cache_convex_inputs": "LinearAlgebra/cholesky.py",
-                      "two_set_cache_in_place_inputs": "LinearAlgebra/solve_and_add_scaled_vector.py"}
+                      "two_set_cache_in_place_inputs": "LinearAlgebra/solve_and_add_scaled_vector.py",
+                      # an order statistic probed at seen values' known places: 3,700x before the
+                      # task's inputs were rotated into new values (PERF_MIX = "gaussian")
+                      "mixed_inputs_min_probe": "Reduce/min_gelu.py"}
 
 
 def test_caches_of_inputs_seen_before_gain_nothing(monkeypatch):

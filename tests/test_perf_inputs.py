@@ -4,10 +4,12 @@ offsets and coins of its own, the same in the candidate's and the baseline's pro
 can neither recognise a set by a few values nor find where a value it kept now sits and answer
 from what it kept."""
 
+import math
+
 import pytest
 import torch
 
-from harness.perf.server import CHECK_SET, CONVEX, ELEMENTS, IN_PLACE, MIXES, PerfCaseError, RotatingCase
+from harness.perf.server import CHECK_SET, CONVEX, ELEMENTS, GAUSSIAN, IN_PLACE, MIXES, PerfCaseError, RotatingCase
 from harness.taskdef import Case, tensor_leaves
 
 
@@ -177,6 +179,59 @@ def test_the_convex_mix_keeps_symmetry_definiteness_and_triangles_off_the_line_o
         assert int(torch.linalg.cholesky_ex(spd).info.abs().sum()) == 0
         assert bool((torch.triu(lower, 1) == 0).all()) and bool((lower.diagonal(dim1=-2, dim2=-1) > 1.9 * 0.625).all())
     assert len(weights) == 9                      # weights of their own per repetition and input
+
+
+def test_the_gaussian_mix_rotates_two_sets_paired_apart_into_values_no_call_has_seen():
+    """``PERF_MIX = "gaussian"``: cos t * roll(A, s) + sin t * roll(B, r), t drawn per repetition in
+    an arc away from the axes, s != r: standard normals again (moments), the same in the baseline,
+    and almost no value one the wrapper saw (the order-statistic probe needs seen values at known
+    places: tests/adversarial/mixed_inputs_min_probe.py)."""
+    g = torch.Generator().manual_seed(3)
+    sets = [Case("x", torch.randn(1 << 16, generator=g), 1) for _ in range(2)]
+    case, baseline = (RotatingCase(sets, sets[0], key="7:t", mix=GAUSSIAN) for _ in range(2))
+    angles = set()
+    for rep in range(4):
+        case.loader()(rep)
+        baseline.loader()(rep)
+        got, first, second = case.buffers.args[0], sets[rep % 2].args[0], sets[(rep + 1) % 2].args[0]
+        assert torch.equal(got, baseline.buffers.args[0]) and case.buffers.args[1] == 1
+        assert abs(float(got.mean())) < 0.02 and abs(float(got.std()) - 1) < 0.02   # 6 standard errors
+        seen = torch.cat([first, second])
+        assert float(torch.isin(got, seen).double().mean()) < 0.05
+        # recover each set's shift (the peak of its cross-correlation with the input), then the weights
+        shift, other = (int(torch.fft.irfft(torch.fft.rfft(got.double()) * torch.fft.rfft(x.double()).conj(),
+                                            n=got.numel()).abs().argmax()) for x in (first, second))
+        columns = torch.stack([first.roll(shift), second.roll(other)], dim=1).double()
+        c, s = torch.linalg.lstsq(columns, got.double().unsqueeze(1)).solution.reshape(-1).tolist()
+        assert other != shift and torch.allclose(got.double(), columns @ torch.tensor([c, s], dtype=torch.float64),
+                                                 atol=1e-6)
+        assert abs(c * c + s * s - 1) < 1e-6 and min(abs(c), abs(s)) > 0.38
+        angles.add(round(math.atan2(s, c), 3))
+    assert len(angles) == 4
+
+
+def _gaussian_tasks() -> list[str]:
+    from harness.task import all_tasks
+    return sorted(t for t, task in all_tasks().items() if getattr(task.module, "PERF_MIX", None) == GAUSSIAN)
+
+
+@pytest.mark.parametrize("task_id", _gaussian_tasks())
+def test_a_task_declaring_the_gaussian_mix_draws_zero_mean_normals(task_id):
+    """The rotation keeps the distribution only of i.i.d. zero-mean normal inputs: every
+    floating-point input of the task's first perf case has a normal's mean, skewness and kurtosis
+    (each within 6 standard errors; a uniform's kurtosis is 1.8)."""
+    from harness.task import get_task
+    from harness.taskdef import Inputs
+    task = get_task(task_id)
+    first = next(iter(task.module.perf_cases(Inputs(task.case_seed(0, "perf:0"), "cpu"))))
+    leaves = [t for t in tensor_leaves(list(first.args) + list(first.kwargs.values())) if t.is_floating_point()]
+    assert leaves, task_id
+    for t in leaves:
+        x = t.double().reshape(-1)
+        n, z = x.numel(), (x - x.mean()) / x.std()
+        assert abs(float(x.mean() / x.std())) < 6 / n ** 0.5, task_id
+        assert abs(float((z ** 3).mean())) < 6 * (6 / n) ** 0.5, task_id
+        assert abs(float((z ** 4).mean()) - 3) < 6 * (24 / n) ** 0.5, task_id
 
 
 def test_an_unknown_mix_is_a_task_file_error():

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import math
 import os
 import secrets
 import time
@@ -66,8 +67,11 @@ CONVEX = "convex"       # a * A + b * B + c * (A o B) / M (weights >= 0 summing 
                         # keeps linear structure (symmetric, Hermitian, triangular), positive
                         # diagonals, diagonal dominance and positive-definiteness (the Schur product
                         # theorem); complex inputs too
+GAUSSIAN = "gaussian"   # cos t * roll(A, s) + sin t * roll(B, r), t drawn per repetition away from
+                        # the axes, s != r: for inputs drawn i.i.d. from one zero-mean normal, again
+                        # such draws, of values no call has seen (order statistics: min, argmax)
 NONE = "none"           # the sets as drawn (a designed spectrum, a pivot order: nothing keeps it)
-MIXES = (ELEMENTS, IN_PLACE, CONVEX, NONE)
+MIXES = (ELEMENTS, IN_PLACE, CONVEX, GAUSSIAN, NONE)
 CHECK_SET = INPUT_SETS          # input_set index of the check set (never timed)
 WARMUP_CALLS = INPUT_SETS  # one call on each input set before timing
 _MIX_CHUNK = 1 << 24       # elements of a timed input mixed per draw of coins (16 MiB of them)
@@ -156,6 +160,10 @@ class RotatingCase:
             if self._mix == CONVEX:
                 _blend_into(*flat, _unit(label), _unit(f"{label}:product"), self._magnitudes[position])
                 continue
+            if self._mix == GAUSSIAN:
+                _rotate_into(*flat, _unit(label), _offset(f"{label}:first", _NUMEL(dst)),
+                             _offset(f"{label}:second", _NUMEL(dst)))
+                continue
             if self._coins is None or self._coins.device != dst.device:
                 self._coins = _GENERATOR(device=dst.device)
             _mix_into(*flat, _offset(label, _NUMEL(dst)) if self._mix == ELEMENTS else 0,
@@ -186,6 +194,8 @@ def _mixable(t: torch.Tensor, leaves: list[torch.Tensor], integers: bool = False
     storage = t.untyped_storage()
     if mix == CONVEX:
         kind = t.is_floating_point() or t.is_complex()
+    elif mix == GAUSSIAN:
+        kind = t.is_floating_point()
     else:
         kind = t.is_floating_point() or (integers and not t.is_complex())
     return (kind and t.numel() > 1 and t.is_contiguous()
@@ -221,6 +231,30 @@ def _blend_into(dst: torch.Tensor, first: torch.Tensor, second: torch.Tensor, u:
         part = _MUL(first[low:high], c / magnitude, out=dst[low:high])  # (scaled first: no overflow)
         _MUL_(part, second[low:high])
         _ADD(_ADD(part, first[low:high], alpha=a), second[low:high], alpha=b)
+
+
+def _rotate_into(dst: torch.Tensor, first: torch.Tensor, second: torch.Tensor, u: float, shift: int,
+                 other_shift: int) -> None:
+    """``dst = cos(t) * roll(first, shift) + sin(t) * roll(second, other_shift)`` for flat tensors,
+    ``t`` (from ``u``) in one of the four arcs [pi/8, 3pi/8] + k pi/2: neither set's share under
+    cos(3pi/8) = 0.38 of the other's. Independent standard normals rotated are standard normals, so
+    the distribution is the sets', while each value is new: a sum of two values the wrapper saw,
+    paired at two unknown offsets (n^2 pairings), which neither a table of seen values nor a
+    few probes resolve (tests/adversarial/mixed_inputs_min_probe.py)."""
+    quarter, within = divmod(4.0 * u, 1.0)
+    angle = _PI * (0.125 + 0.25 * within + 0.5 * quarter)
+    if shift == other_shift:  # the pairing must differ from one the wrapper saw (the same shift)
+        other_shift = (shift + 1) % _NUMEL(dst)
+    for k, (src, by, weight) in enumerate(((first, shift, _COS(angle)), (second, other_shift, _SIN(angle)))):
+        n = _NUMEL(dst)
+        # the roll's two pieces: dst[by:] from src[:n - by], dst[:by] from src[n - by:]
+        for to, start, length in ((by % n, 0, n - by % n), (0, n - by % n, by % n)):
+            if length:
+                piece, part = dst[to:to + length], src[start:start + length]
+                if k == 0:
+                    _MUL(part, weight, out=piece)
+                else:
+                    _ADD(piece, part, alpha=weight)
 
 
 def _mix_into(dst: torch.Tensor, first: torch.Tensor, second: torch.Tensor, shift: int,
@@ -709,6 +743,7 @@ _COLLECTOR_OFF, _COLLECTOR_ON = gc.disable, gc.enable
 _COPY_STORAGE, _VIEW, _NUMEL = torch.UntypedStorage.copy_, torch.Tensor.view, torch.Tensor.numel
 _WHERE, _RANDOM, _EMPTY, _GENERATOR = torch.where, torch.Tensor.random_, torch.empty, torch.Generator
 _MUL, _MUL_, _ADD, _ABS = torch.mul, torch.Tensor.mul_, torch.Tensor.add_, torch.abs
+_COS, _SIN, _PI = math.cos, math.sin, math.pi
 _BLAKE2B, _FROM_BYTES = hashlib.blake2b, int.from_bytes  # the offsets and coins' seeds
 _SHA256, _OPEN = hashlib.sha256, open
 _DUP, _FSTAT, _READ = os.dup, os.fstat, os.read

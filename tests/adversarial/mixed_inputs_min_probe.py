@@ -1,6 +1,9 @@
 # mixed_inputs_min_probe: the minimum of a coin-mix of two known sets, found with O(1) probes.
-# NOT DEFENDED (2026-12-06): README, "Caches of perf inputs the mix leaves recognisable"; on a GPU the
-#   timed-against-checked rule bounds it (not measured natively). Kept as the class's example.
+# DEFENDED (2026-12-06, session 19): the order-statistic tasks (Reduce/min, Reduce/argmax,
+#   Reduce/min_gelu, Fusion/fused_gelu_min) declare PERF_MIX = "gaussian": a timed input is a
+#   rotation of the two standard-normal sets, each rolled by a shift of its own, so no value is one
+#   the wrapper saw and the probe finds no offset: it runs the bundled solution
+#   (tests/test_adversarial.py test_caches_of_inputs_seen_before_gain_nothing). Before: the verdict below.
 #
 # CLASS: order-statistic reductions (min / max / argmin / argmax / topk, full or per row) under
 #   the where(coins, roll(A, s), roll(B, s)) mix.

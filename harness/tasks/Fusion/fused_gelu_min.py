@@ -15,6 +15,7 @@ DTYPES = ["float32"]
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = ["approximate", "dim", "keepdim"]
 DIFFICULTY = 3
+PERF_MIX = "gaussian"  # standard-normal inputs, an order statistic: timed values no call has seen
 DESCRIPTION = """
 Transform a float32 tensor elementwise with g and return the minimum of g(input), over all elements
 or along one dimension, without writing g(input) to memory. g depends on `approximate`:

@@ -11,6 +11,7 @@ DTYPES = ["float32"]
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = ["dim", "keepdim"]
 DIFFICULTY = 3
+PERF_MIX = "gaussian"  # standard-normal inputs, an order statistic: timed values no call has seen
 DESCRIPTION = """
 Return the indices of the maximum values of a float32 tensor, like
 torch.argmax(input_tensor, dim=dim, keepdim=keepdim), as an int64 tensor. `input_tensor` has any

@@ -11,6 +11,7 @@ DTYPES = ["float32"]
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = ["dim", "keepdim"]
 DIFFICULTY = 2
+PERF_MIX = "gaussian"  # standard-normal inputs, an order statistic: timed values no call has seen
 DESCRIPTION = """
 Find the minimum of a float32 tensor along one dimension and where it occurs, like
 torch.min(input_tensor, dim, keepdim). `input_tensor` has any shape (at least one element along

@@ -14,6 +14,7 @@ DTYPES = ["float32"]
 CORE_DTYPES = ["float32"]
 CORE_KWARGS = ["approximate", "dim", "keepdim"]
 DIFFICULTY = 2
+PERF_MIX = "gaussian"  # standard-normal inputs, an order statistic: timed values no call has seen
 DESCRIPTION = """
 Transform a float32 tensor elementwise with g and return the minimum of g(input), either over all
 elements or along one dimension. g depends on `approximate`:
