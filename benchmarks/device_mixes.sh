@@ -18,9 +18,9 @@ step perf 250 python3 -m harness.cli eval $(cat "$LIST") --out "$R/run" -q --per
 python3 - "$R/run/metrics.json" <<'PY' | tee "$R/digest.txt"
 import json, sys
 for rec in json.load(open(sys.argv[1])):
-    perf = rec.get("perf") or {}
+    failed = next((rec[s] for s in ("call", "exe", "perf") if (rec.get(s) or {}).get("status") not in (None, "ok", "skipped")), {})
     print(rec["task_id"], rec["verdict"], (rec.get("perf_metrics") or {}).get("speedup"),
-          "" if rec["verdict"] == "ok" else str((perf or rec.get("exe") or {}).get("detail", ""))[-300:].replace("\n", " | "))
+          str(failed.get("detail", ""))[-300:].replace("\n", " | "))
 PY
 cp "$R/run/metrics.json" "$R/metrics.json" 2>/dev/null
 rm -rf "$R/run"
