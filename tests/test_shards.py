@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+import torch
 
 from conftest import ROOT
 from harness import protocol
@@ -330,6 +331,36 @@ def test_fail_fast_stops_a_wrong_job_at_a_wrong_case_and_changes_no_verdict(eval
         made = [label for label in order if status[label] != "skipped"]
         assert made == order[:len(made)] and "wrong" in [status[label] for label in made], (order, status)
         assert [c["label"] for c in single["cases"]] == [c.label for c in cases]  # listed in the task's order
+
+
+def test_fail_fast_judges_a_traced_call_with_the_kernel_names_its_worker_announced(tmp_path):
+    """On a GPU each call's facts carry the kernels it ran; judged without the submission's kernel
+    names (as fail-fast's test once was) a wrong call ran "no kernel other than PyTorch's", an
+    integrity finding, never `wrong`, so fail-fast stopped nothing natively. With the names the
+    worker announced at the call stage, the wrong call is wrong."""
+    import hashlib
+
+    from harness.bounded_io import save_tensors
+    from harness.invoke import call_case
+    from harness.run.judge import fails_numerically
+    from harness.run.reference import PassInputs
+    from harness.taskdef import Case
+    task = get_task(TASK)
+    cases = [Case("c", torch.linspace(-1, 1, 16))]
+    expected = [call_case(task.reference, Case("c", cases[0].args[0].clone()))]
+    inputs = PassInputs(cases, expected, lambda c: cases, lambda c: expected)
+    wrong = call_case(task.reference, Case("c", cases[0].args[0].clone() + 1.0))
+    path = tmp_path / "call.pt"
+    save_tensors({"case": 0, "config": 0, **wrong.to_payload()}, path)
+    event = {"facts": [0, 0, 1, [], {"_relu_kernel": 1, "void at::native::direct_copy_kernel_cuda": 1}, None],
+             "outputs_sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+    assert fails_numerically(task, inputs, event, path, ["_relu_kernel"])
+    assert not fails_numerically(task, inputs, event, path, [])            # no names: a library's work, not wrong
+    assert not fails_numerically(task, inputs, event, path, "not a list")  # (malformed: the job runs on)
+    right = tmp_path / "right.pt"
+    save_tensors({"case": 0, "config": 0, **expected[0].to_payload()}, right)
+    event["outputs_sha256"] = hashlib.sha256(right.read_bytes()).hexdigest()
+    assert not fails_numerically(task, inputs, event, right, ["_relu_kernel"])
 
 
 def test_fail_fast_calls_core_cases_first_and_smaller_ones_first():

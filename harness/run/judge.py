@@ -158,8 +158,7 @@ def _stages_from(verdicts: list[dict] | str, note: str = "") -> Judgement:
 def _judge_stopped(task: Task, outcome: WorkerOutcome, inputs: PassInputs) -> Judgement:
     """A job the parent stopped at a wrong call (fail-fast): the calls its processes finished, judged
     as usual, with the kernel names its call-stage event carried (it sent no report)."""
-    started = next((e for e in outcome.events if e.get("event") == protocol.STAGE and e.get("stage") == protocol.CALL),
-                   {})
+    started = outcome.call_stage()
     verdicts = judge_calls(task, inputs, outcome.call_files, outcome.calls, [],
                            names_in(started.get("triton_kernels")))
     judgement = _stages_from(verdicts, f"\n(stopped at this job's first wrong case: fail-fast; "
@@ -192,14 +191,16 @@ def _not_reached(task: Task, inputs: PassInputs, verdicts: list[dict], configs: 
     return skipped
 
 
-def fails_numerically(task: Task, inputs: PassInputs, event: dict, path: Path) -> bool:
+def fails_numerically(task: Task, inputs: PassInputs, event: dict, path: Path, kernel_names: object) -> bool:
     """Whether one reported call is wrong (its outputs differ from the reference): fail-fast's test,
-    made as each call is reported. Without the kernel names a call can only look more like library
-    work, never less, so a call wrong here is wrong in the final judgement too. Anything unexpected
-    answers False: the job then runs on and the final judgement (which judges every call again)
-    decides."""
+    made as each call is reported, with the kernel names its worker announced at the call stage
+    (on a GPU, a call judged without them ran "no kernel other than PyTorch's" and was never wrong:
+    fail-fast stopped nothing natively). The final report may name more kernels (those launched
+    from a class or a closure), so a call can only look more like library work here, never less: a
+    call wrong here is wrong in the final judgement too. Anything unexpected answers False: the
+    job then runs on and the final judgement (which judges every call again) decides."""
     try:
-        verdicts = judge_calls(task, inputs, [path], [event], [], [])
+        verdicts = judge_calls(task, inputs, [path], [event], [], names_in(kernel_names))
     except Exception:  # noqa: BLE001 - whatever the worker sent, the follow loop must not break
         return False
     return isinstance(verdicts, list) and len(verdicts) == 1 and verdicts[0]["status"] == WRONG

@@ -50,6 +50,11 @@ class WorkerOutcome:
     stopped_early: bool = False           # the parent stopped it at a failing call (fail-fast)
     source_sha256: str | None = None      # of the submission file the worker was about to import
 
+    def call_stage(self) -> dict:
+        """The worker's ``call`` stage event (the kernel names and config count it announced), or {}."""
+        return next((e for e in self.events if e.get("event") == protocol.STAGE and e.get("stage") == protocol.CALL),
+                    {})
+
     def stage_durations(self) -> dict[str, float]:
         """Seconds spent in each stage as the parent saw it: from a stage's event to the next one
         (or the report); ``spawn`` is the start of the process up to its first event."""
@@ -150,7 +155,7 @@ class WorkerProcess:
         self.clock.add(self)
         # fail-fast (set by the runner): a test of each call as it is reported, and an event shared
         # by the job's processes; once a call fails, every process of the job stops listening
-        self.stop_when: Callable[[dict, Path], bool] | None = None
+        self.stop_when: Callable[[dict, Path, object], bool] | None = None  # (call event, its file, kernel names)
         self.halt: threading.Event | None = None
 
     @property
@@ -195,7 +200,8 @@ class WorkerProcess:
                         return self._broken("call events out of order")
                     self.outcome.call_files.append(self.job_dir / protocol.call_outputs_file(len(self.outcome.calls)))
                     self.outcome.calls.append(event)
-                    if self.stop_when is not None and self.stop_when(event, self.outcome.call_files[-1]):
+                    if self.stop_when is not None and self.stop_when(event, self.outcome.call_files[-1],
+                                                                     self.outcome.call_stage().get("triton_kernels")):
                         return self._stop()
                     continue
                 if len(self.outcome.events) < MAX_KEPT_EVENTS:

@@ -480,9 +480,9 @@ class Evaluator:
                                     lambda config: self.references.get(task, self.config.seed, device, config),
                                     [s for s in shares if s is not None])
                 if self.config.fail_fast:
-                    def failing(event: dict, path: Path) -> Any:
+                    def failing(event: dict, path: Path, kernel_names: object) -> Any:
                         with self._parent_gpu_work(slot):
-                            return fails_numerically(task, inputs, event, path)
+                            return fails_numerically(task, inputs, event, path, kernel_names)
                     workers.stop_at_first_wrong(failing)
                 workers.follow(limits)
                 timing["share_wait_s"] = workers.share_wait_s

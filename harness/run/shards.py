@@ -217,9 +217,10 @@ class JobWorkers:
                 thread.join()
             self.share_wait_s = time.monotonic() - reported
 
-    def stop_at_first_wrong(self, wrong: Callable[[dict, Path], bool]) -> None:
+    def stop_at_first_wrong(self, wrong: Callable[[dict, Path, object], bool]) -> None:
         """Fail-fast: every process stops being followed (and is then killed) as soon as any of
-        them reports a call that ``wrong`` judges wrong."""
+        them reports a call that ``wrong`` judges wrong (``wrong(event, file, kernel names the
+        process announced)``)."""
         halt = threading.Event()
         for worker in self.workers:
             worker.halt, worker.stop_when = halt, wrong
