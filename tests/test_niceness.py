@@ -29,7 +29,8 @@ def test_a_new_session_keeps_the_niceness_it_was_started_with():
              "print(before, open('/proc/self/autogroup').read().split()[-1])")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True,
                          preexec_fn=lambda: os.nice(7)).stdout.split()
-    assert out == ["0", "7"]  # the session's group starts at 0; keep_niceness gives it the process's 7
+    # the session's group starts at 0; keep_niceness gives it the process's (7 above the tests' own)
+    assert out == ["0", str(min(os.nice(0) + 7, 19))]
 
 
 def _descendants(root: int) -> list[int]:
@@ -51,7 +52,8 @@ def _descendants(root: int) -> list[int]:
 
 def test_a_run_started_with_nice_keeps_it_in_its_workers_sessions(tmp_path):
     """`nice -n 5 kernelbenchx eval`: the fork server and the worker, each in a session of its own,
-    are scheduled at nice 5 (a worker sleeping at import is looked at from outside)."""
+    are scheduled at nice 5 (above the tests' own; a worker sleeping at import is looked at from
+    outside)."""
     relu = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
     (tmp_path / "p.jsonl").write_text(json.dumps({"file": "Activation/relu.py",
                                                   "predict": "import time\ntime.sleep(4)\n" + relu}) + "\n")
@@ -74,4 +76,4 @@ def test_a_run_started_with_nice_keeps_it_in_its_workers_sessions(tmp_path):
     finally:
         cli.wait(timeout=300)
     assert cli.returncode == 0, cli.stderr.read()[-2000:]
-    assert len(groups) >= 2 and set(groups.values()) == {5}, groups
+    assert len(groups) >= 2 and set(groups.values()) == {min(os.nice(0) + 5, 19)}, groups
