@@ -103,7 +103,8 @@ class RotatingCase:
     are structured says which combination keeps the structure (``PERF_MIX``): the same coins with
     every value left where it was (a triangle's zeros, a dominant diagonal), or a weighted mean of
     the two sets and their element-wise product (symmetric and positive-definite matrices), a new
-    matrix in either case. The
+    matrix in either case; standard-normal inputs whose answer is an order statistic are rotated
+    into new normals (no value a wrapper saw, which a probe for the minimum needs). The
     offsets, coins and weights come from ``key`` and the repetition's number (``key`` holds the
     run's seed); the baseline process builds the same, so the reference of a judged repetition sees
     the same inputs.
