@@ -35,6 +35,8 @@ EXPECTED = {
     "autotune_bad_config_out_of_sight": ("wrong", "exe", "with config _gelu[BLOCK=256"),
     # an autotuner built afresh in every call: pinned at its first launch in each pass
     "autotune_bad_config_built_in_call": ("wrong", "exe", "with config _gelu[BLOCK=256"),
+    # ... and one that empties its own configs list of the bad config during its first call
+    "autotune_bad_config_dropped_in_call": ("wrong", "exe", "with config _gelu[BLOCK=256"),
     "kernel_error": ("error", "call", "power of 2"),
     "good_autotuned": ("ok", None, ""),
     "good_libdevice": ("ok", None, ""),

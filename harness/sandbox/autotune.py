@@ -130,21 +130,23 @@ class AutotunePins:
     (integrity.LaunchCounter). Outside a pass (perf) every autotuner tunes as it would anywhere."""
 
     def __init__(self) -> None:
-        self._known: dict[int, Any] = {}  # id -> autotuner, kept alive so that an id stays its own
+        # id -> (autotuner, its configs when first seen): the autotuner is kept alive so that an id
+        # stays its own, and the configs are copied, since Triton holds the submission's own list,
+        # which a call could empty of a bad config (corpus autotune_bad_config_dropped_in_call)
+        self._known: dict[int, tuple[Any, list[Any]]] = {}
         self._index: int | None = None
-        self._pinned: dict[int, tuple[str, int]] = {}  # this pass's pins: id -> ("kernel[config]", configs it had)
+        self._pinned: dict[int, str] = {}  # this pass's pins: id -> "kernel[config]"
         self._saved: list[tuple] = []
 
     def add(self, autotuners: list[Any]) -> None:
         """Autotuners to pin from the start of every later pass."""
         for a in autotuners:
-            self._known.setdefault(id(a), a)
+            if id(a) not in self._known:
+                self._known[id(a)] = (a, list(a.configs))
 
     def config_count(self) -> int:
-        """How many passes cover every config of every autotuner known so far (at least 1; during
-        a pass, a pinned one counts the configs it had)."""
-        return max([self._pinned[id(a)][1] if id(a) in self._pinned else len(a.configs) for a in self._known.values()]
-                   or [1])
+        """How many passes cover every config of every autotuner known so far (at least 1)."""
+        return max([len(configs) for _, configs in self._known.values()] or [1])
 
     @contextmanager
     def pinned(self, index: int) -> Iterator["AutotunePins"]:
@@ -152,7 +154,7 @@ class AutotunePins:
         all restored (configs, caches) when the pass ends."""
         self._index, self._pinned, self._saved = index, {}, []
         try:
-            for a in list(self._known.values()):
+            for a, _ in list(self._known.values()):
                 self._pin(a)
             yield self
         finally:
@@ -176,22 +178,23 @@ class AutotunePins:
     def describe(self) -> str:
         """This pass's pins, e.g. ``_gelu[BLOCK=256, num_warps=4]; _relu[BLOCK=1024]`` (each once:
         an autotuner built afresh for every call is pinned alike every time)."""
-        return "; ".join(dict.fromkeys(pin for pin, _ in self._pinned.values()))
+        return "; ".join(dict.fromkeys(self._pinned.values()))
 
     def _pin(self, a: Any) -> None:
-        configs = list(a.configs)
+        configs = self._known[id(a)][1]
         if not configs:
             return
         self._saved.append((a, a.configs, dict(a.cache), getattr(a, "cache_results", None)))
         config = configs[min(self._index, len(configs) - 1)]
         if len(configs) > 1 and any(getattr(a, hook, None) for hook in PRUNING_HOOKS):
+            a.configs = list(configs)  # all of them for its pruner, as first seen
             a._bench = _favouring(config, configs)  # an instance attribute, before the class's method
             if getattr(a, "cache_results", False):
                 a.cache_results = False  # a config cached on disk by an earlier pin is not this one
         else:
             a.configs = [config]
         a.cache.clear()
-        self._pinned[id(a)] = (f"{_kernel_name(a)}[{describe_config(config)}]", len(configs))
+        self._pinned[id(a)] = f"{_kernel_name(a)}[{describe_config(config)}]"
 
 
 PRUNING_HOOKS = ("early_config_prune", "perf_model")
