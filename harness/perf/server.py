@@ -244,18 +244,20 @@ def _rotate_into(dst: torch.Tensor, first: torch.Tensor, second: torch.Tensor, u
     few probes resolve (tests/adversarial/mixed_inputs_min_probe.py)."""
     quarter, within = divmod(4.0 * u, 1.0)
     angle = _PI * (0.125 + 0.25 * within + 0.5 * quarter)
+    n = _NUMEL(dst)
     if shift == other_shift:  # the pairing must differ from one the wrapper saw (the same shift)
-        other_shift = (shift + 1) % _NUMEL(dst)
-    for k, (src, by, weight) in enumerate(((first, shift, _COS(angle)), (second, other_shift, _SIN(angle)))):
-        n = _NUMEL(dst)
-        # the roll's two pieces: dst[by:] from src[:n - by], dst[:by] from src[n - by:]
-        for to, start, length in ((by % n, 0, n - by % n), (0, n - by % n, by % n)):
-            if length:
-                piece, part = dst[to:to + length], src[start:start + length]
-                if k == 0:
-                    _MUL(part, weight, out=piece)
-                else:
-                    _ADD(piece, part, alpha=weight)
+        other_shift = (shift + 1) % n
+    for to, start, length in _roll_pieces(n, shift):
+        _MUL(first[start:start + length], _COS(angle), out=dst[to:to + length])
+    for to, start, length in _roll_pieces(n, other_shift):
+        _ADD(dst[to:to + length], second[start:start + length], alpha=_SIN(angle))
+
+
+def _roll_pieces(n: int, shift: int) -> tuple[tuple[int, int, int], ...]:
+    """``roll(src, shift)`` of a flat tensor of ``n`` elements as ``(to, start, length)`` copies,
+    ``dst[to:to + length]`` from ``src[start:start + length]`` (``0 <= shift < n``): dst[shift:]
+    from src[:n - shift], dst[:shift] from src[n - shift:] (an empty piece copies nothing)."""
+    return (shift, 0, n - shift), (0, n - shift, shift)
 
 
 def _mix_into(dst: torch.Tensor, first: torch.Tensor, second: torch.Tensor, shift: int,
@@ -265,8 +267,7 @@ def _mix_into(dst: torch.Tensor, first: torch.Tensor, second: torch.Tensor, shif
     coins drawn from ``coins`` on dst's device, a chunk at a time (the coins' bytes are the only
     temporary: at most ``_MIX_CHUNK``)."""
     n = _NUMEL(dst)
-    # the roll's two pieces: dst[shift:] comes from the sets' [:n - shift], dst[:shift] from their [n - shift:]
-    for to, start, length in ((shift, 0, n - shift), (0, n - shift, shift)):
+    for to, start, length in _roll_pieces(n, shift):
         for done in _RANGE(0, length, _MIX_CHUNK):
             size = length - done if length - done < _MIX_CHUNK else _MIX_CHUNK
             heads = _RANDOM(_EMPTY(size, dtype=torch.bool, device=dst.device), generator=coins)
