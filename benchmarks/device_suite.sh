@@ -4,7 +4,8 @@
 #   bash benchmarks/device_suite.sh first  [SUITE_S]  a new run; before it, which sockets a CUDA process
 #                                                     holds, and the spare-socket test on a GPU
 #   bash benchmarks/device_suite.sh resume [SUITE_S]  continue the run carried in as suite.tgz (a cut run)
-# Writes $OUT/suite.tgz (the run's journal, throughput.json, logs) and prints a digest.
+# Writes $OUT/suite.tgz (the run's journal, throughput.json, logs, the GPU's memory in use every half
+# second) and prints a digest.
 set -uo pipefail
 . "$(dirname "$0")/device_lib.sh"
 MODE=${1:-first}; SUITE_S=${2:-470}
@@ -39,9 +40,22 @@ PY
   echo "spare socket test: rc $?"; tail -2 "$R/spare_socket_test.log"
 fi
 start=$(date +%s)
+# the GPU's memory in use through the run, every half second (what the perf budget leaves unused)
+nvidia-smi --query-gpu=timestamp,memory.used,memory.total,utilization.gpu --format=csv,noheader -lms 500 \
+  > "$R/gpu_memory_$MODE.csv" 2>&1 &
+SMI=$!
 python3 benchmarks/throughput.py --out "$R/tp" --parts with_perf --suite-timeout "$SUITE_S" \
   $([ "$MODE" = resume ] && echo --resume) > "$R/throughput_$MODE.log" 2>&1
 echo "suite ($MODE): rc $? in $(( $(date +%s) - start )) s"
+kill $SMI 2>/dev/null
+python3 - "$R/gpu_memory_$MODE.csv" <<'PY'
+import sys
+used = [float(line.split(",")[1].split()[0]) for line in open(sys.argv[1]) if line.count(",") >= 3 and "MiB" in line]
+if used:
+    used.sort()
+    print(f"GPU memory used (MiB) over {len(used)} samples: median {used[len(used) // 2]:.0f}, "
+          f"90th percentile {used[int(len(used) * 0.9)]:.0f}, max {used[-1]:.0f}")
+PY
 cp "$R/tp/throughput.json" "$R/throughput_$MODE.json" 2>/dev/null
 tar czf "$OUT/suite.tgz" -C /tmp suite
 python3 - "$R" <<'PY'

@@ -453,6 +453,16 @@ def test_perf_protocol_end_to_end_on_cpu(tmp_path):
     saving = [timing[f"perf_judge_checks_saving_{part}_s"] for part in ("freeing", "staging", "writing")]
     # (each rounded to the millisecond: three roundings may add 1.5 ms)
     assert all(p >= 0 for p in saving) and sum(saving) <= timing["perf_judge_checks_saving_s"] + 0.0015, timing
+    # where the timed phase went: each side's requests (the parent's round trips), and of them the
+    # parts its process reports (repetitions, keeping the judged one, checks for rebound code, rest);
+    # the requests lie within the timed phase, each side's parts within its requests
+    requests = {side: timing[f"perf_timed_{side}_requests_s"] for side in ("candidate", "eager")}
+    assert 0 < sum(requests.values()) <= timing["perf_timed_s"], timing
+    for side, seconds in requests.items():
+        reported = [timing[f"perf_timed_{side}_{part}_s"] for part in ("repetitions", "keeping", "checking", "other")]
+        assert all(p >= 0 for p in reported) and sum(reported) <= seconds + 0.002, (side, timing)
+    assert timing["perf_timed_candidate_keeping_s"] > 0  # the first round always keeps one per case
+    assert timing["perf_timed_candidate_checking_s"] > 0 and timing["perf_timed_eager_checking_s"] >= 0
     # before timing, the baseline waited for a quiet GPU: nothing to wait for on the CPU stand-in
     assert good["info"]["perf_settle"] == {"quiet": True, "waited_s": 0.0, "probes": 0, "slowest_us": 0.0}
     assert {c[side]["host_bound_reps"] for c in good["perf_metrics"]["cases"] for side in ("candidate", "eager")} == {0}

@@ -438,11 +438,13 @@ class PerfServer:
     def _cmd_time(self, command: dict) -> None:
         """Time repetitions; the one numbered ``keep`` (if in range) is kept for the judge, so what
         a timed call returns is checked too, not only the untimed check call."""
+        started = time.perf_counter()
         index = int(command["case"])
         case = self.cases[index]
         fn = self.sides[command["side"]]
         keep = command.get("keep")
         before = arguments_of(case.buffers)
+        keeping = [0.0]  # seconds spent keeping the judged repetition (inside the timer's loop)
 
         def after(rep: int, output: Any) -> None:
             # before anything reads the result: a torch mode the call left on the stack would run
@@ -456,7 +458,9 @@ class PerfServer:
                 raise ForeignValue(f"tampering: timed repetition {rep} returned {foreign} (return plain tensors, "
                                    "tuples, lists, dicts or numbers)")
             if rep == keep:
+                clock = time.perf_counter()
                 self._timed[index] = self._kept(record_of(output, before), index)
+                keeping[0] += time.perf_counter() - clock
 
         # none of the submission's code may run but its timed calls themselves: a clock or any other
         # name the timer's steps look up, swapped during one call for the timer's next steps and put
@@ -478,13 +482,23 @@ class PerfServer:
         _COLLECTOR_OFF()
         try:
             with self.barrier("timing the candidate"):
+                clock = time.perf_counter()
                 ms = self.timer.time(timed_call, case.loader(), int(command["reps"]), int(command.get("first", 0)),
                                      after)
+                timer_s = time.perf_counter() - clock
                 self.outside(held.clear)
         finally:
             _COLLECTOR_ON()
+        clock = time.perf_counter()
         self.tampered()
-        self.emit(protocol.TIMES, ms=ms, host_bound=self.timer.take_host_bound())
+        # where this command's seconds went, for the job's timing only (issue 14; no verdict rests on
+        # them): the repetitions (their loading, spins, calls and synchronizations), keeping the
+        # judged one, the checks for rebound code, and the rest (setting up, the collector)
+        now = time.perf_counter()
+        spent = {"repetitions": timer_s - keeping[0], "keeping": keeping[0], "checking": now - clock}
+        spent["other"] = max(0.0, now - started - sum(spent.values()))
+        self.emit(protocol.TIMES, ms=ms, host_bound=self.timer.take_host_bound(),
+                  spent={k: round(v, 6) for k, v in spent.items()})
 
     def _cmd_check(self, command: dict) -> None:
         """Call once on the check set and keep the result (the GPU work, done while the parent holds

@@ -153,6 +153,7 @@ def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, g
             phase("timed")  # of which the check calls (traced) took raw["check_calls_s"]
         raw["timed_window"] = [round(t, 3) for t in window]
         phases["timed_check_calls"] = raw["check_calls_s"]
+        phases.update({f"timed_{part}": round(s, 3) for part, s in raw["spent_s"].items()})
         phases["timed_settle"] = float(raw["settle"]["waited_s"] or 0.0)  # waiting for other jobs' queued GPU work
         phases["timed_parent_wait"] = round(parent_wait_s, 3)  # for the parent's own GPU work for other jobs
         if judging:
@@ -178,6 +179,7 @@ def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[d
         raise _baseline_failed(baseline, settled, "waiting for a quiet GPU")
     cases = []
     checks_s = 0.0
+    spent: dict[str, float] = {}  # per side: the requests' seconds, and the parts each process reports
     for index, (base, cand) in enumerate(zip(base_cases, candidate_cases)):
         estimates = {CANDIDATE: cand["estimate_ms"][CANDIDATE], **base["estimate_ms"]}
         samples: dict[str, list[float]] = {side: [] for side in estimates}
@@ -192,7 +194,8 @@ def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[d
                 keep = replace_kept(first, reps[side]) if side == CANDIDATE else None
                 kept = kept if keep is None else keep
                 kept_reps += [] if keep is None else [keep]
-                times, bound = _time_side(candidate, baseline, index, side, reps[side], first, deadline, keep=keep)
+                times, bound = _time_side(candidate, baseline, index, side, reps[side], first, deadline, keep=keep,
+                                          spent=spent)
                 samples[side] += times
                 host_bound[side] += bound
             rounds += 1
@@ -203,6 +206,7 @@ def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[d
                       "rounds": rounds, "host_bound_reps": host_bound, "kept_rep": kept,
                       "kept_reps": kept_reps, "check_gpu_busy_ms": check_busy_ms})
     return {"cases": cases, "rounds": max((c["rounds"] for c in cases), default=0), "check_calls_s": round(checks_s, 3),
+            "spent_s": spent,
             "settle": {k: settled.get(k) for k in ("quiet", "waited_s", "probes", "slowest_us")}}
 
 
@@ -221,14 +225,20 @@ def replace_kept(first: int, reps: int, draw: random.Random = _KEPT_REP) -> int 
 
 
 def _time_side(candidate: WorkerProcess, baseline: WorkerProcess, case: int, side: str, reps: int,
-               first: int, deadline: float, keep: int | None = None) -> tuple[list[float], int]:
+               first: int, deadline: float, keep: int | None = None,
+               spent: dict[str, float] | None = None) -> tuple[list[float], int]:
     """One side's timed repetitions: their milliseconds, and how many of them include host time
     (``EventTimer.take_host_bound``; the candidate's count is its own process's word, kept as a
-    diagnostic only)."""
+    diagnostic only). Adds to ``spent`` the request's seconds (``<side>_requests``: the round trip,
+    for the baselines with stopping and continuing the candidate) and the parts the process
+    reports of them (``<side>_<part>``, :data:`TIMING_PARTS`)."""
     command = {"cmd": protocol.CMD_TIME, "case": case, "side": side, "reps": reps, "first": first}
+    spent = {} if spent is None else spent
+    clock = time.monotonic()
     if side == CANDIDATE:
         command["keep"] = keep
         event = candidate.request(command, protocol.TIMES, deadline)
+        _add_parts(spent, f"{side}_requests", time.monotonic() - clock)
         if event is None or event.get("event") != protocol.TIMES:
             raise _candidate_failed(candidate, event, f"timing case {case}")
         if not isinstance(event.get("ms"), list) or len(event["ms"]) != reps:
@@ -240,14 +250,17 @@ def _time_side(candidate: WorkerProcess, baseline: WorkerProcess, case: int, sid
             shown = wrong[0]
             raise PerfFailure(StageResult(INTEGRITY, f"tampering: timing case {case} measured {str(shown)[:40]} ms "
                                                      "for a repetition (the clock was not the harness's)"))
+        _add_reported(spent, event.get("spent"), TIMING_PARTS, f"{side}_")
         return [float(x) for x in event["ms"]], _count(event.get("host_bound"))
     candidate.pause()
     try:
         event = baseline.request(command, protocol.TIMES, _for_baseline(baseline, deadline))
     finally:
         candidate.resume()
+    _add_parts(spent, f"{side}_requests", time.monotonic() - clock)
     if event is None or event.get("event") != protocol.TIMES:
         raise _baseline_failed(baseline, event, f"timing {side} on case {case}")
+    _add_reported(spent, event.get("spent"), TIMING_PARTS, f"{side}_")
     return [float(x) for x in event["ms"]], _count(event.get("host_bound"))
 
 
@@ -277,20 +290,28 @@ def _check_call(candidate: WorkerProcess, baseline: WorkerProcess, case: int, de
     return busy if isinstance(busy, float) and busy >= 0.0 else None
 
 
-# What the candidate reports of its saving's seconds (perf/server.py _cmd_save), timing only:
-# freeing the timed inputs and judged files, staging the result on the host, writing and sealing it
+# What a perf process reports of its seconds, for the job's timing only (no verdict rests on them).
+# Of a save (perf/server.py _cmd_save): freeing the timed inputs and judged files, staging the
+# result on the host, writing and sealing it.
 SAVING_PARTS = ("freeing", "staging", "writing")
+# Of a timing request (perf/server.py _cmd_time): the repetitions, keeping the judged one, the
+# checks for rebound code, the rest.
+TIMING_PARTS = ("repetitions", "keeping", "checking", "other")
 
 
-def _add_saving_parts(costs: dict[str, float], reported: Any) -> None:
-    """Add the parts of a save the candidate reports to ``costs`` (as ``saving_<part>``); what is
-    not a finite, non-negative number of seconds is ignored (no verdict rests on it)."""
+def _add_parts(costs: dict[str, float], name: str, seconds: float) -> None:
+    costs[name] = costs.get(name, 0.0) + seconds
+
+
+def _add_reported(costs: dict[str, float], reported: Any, parts: tuple[str, ...], prefix: str) -> None:
+    """Add the ``parts`` a process reports (seconds) to ``costs``, as ``<prefix><part>``; what is not
+    a finite, non-negative number is ignored (the candidate's words: a diagnostic only)."""
     if not isinstance(reported, dict):
         return
-    for part in SAVING_PARTS:
+    for part in parts:
         value = reported.get(part)
         if type(value) in (int, float) and math.isfinite(value) and value >= 0:
-            costs[f"saving_{part}"] = costs.get(f"saving_{part}", 0.0) + float(value)
+            _add_parts(costs, f"{prefix}{part}", float(value))
 
 
 def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int, job_dir: Path,
@@ -333,7 +354,7 @@ def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int,
             costs["saving"] += time.monotonic() - clock
             if event is None or event.get("event") != protocol.SAVED:
                 raise _candidate_failed(candidate, event, f"saving the {what} result of case {case}")
-            _add_saving_parts(costs, event.get("costs"))
+            _add_reported(costs, event.get("costs"), SAVING_PARTS, "saving_")
             sealed = SealedFile.from_event(event.get("sealed"))
             if sealed is not None:
                 named = {"sealed": {**sealed.to_event(), "pid": candidate.pid}}
