@@ -3,8 +3,8 @@
 # process of `kernelbenchx eval SOLUTIONS` with perf (parent, fork server, workers, baselines) as
 # raw stacks at 100 Hz, idle frames included, first with the default workers, then with one worker
 # (each job's timed phase alone, no other job's processes stopped and continued around it).
-#   bash benchmarks/device_perf_profile.sh LIMIT_S [SOLUTIONS...]   (on the device: $OUT set, packages
-#                                                                     on PYTHONPATH, py-spy's wheel carried)
+#   [PROFILE_WORKERS="default 1"] bash benchmarks/device_perf_profile.sh LIMIT_S [SOLUTIONS...]
+#   (on the device: $OUT set, packages on PYTHONPATH, py-spy's wheel carried; each run under LIMIT_S)
 # Writes $OUT/perf_profile.tgz (stacks, the runs' metrics and summaries) and prints the summaries.
 set -uo pipefail
 . "$(dirname "$0")/device_lib.sh"
@@ -13,7 +13,7 @@ SOLUTIONS=("${@:-solutions/Activation}")
 run_dir perf_profile
 git rev-parse --short HEAD > "$R/commit.txt" 2>/dev/null
 PYSPY=$(python3 -c "import os, sys; print(next(os.path.join(p, 'bin', 'py-spy') for p in sys.path if os.path.exists(os.path.join(p, 'bin', 'py-spy'))))" 2>/dev/null || command -v py-spy)
-for workers in default 1; do
+for workers in ${PROFILE_WORKERS:-default 1}; do
   opts=(); [ "$workers" = 1 ] && opts=(--workers 1)
   step "profile_$workers" "$LIMIT" "$PYSPY" record --subprocesses --idle --rate 100 --format raw \
     --output "$R/stacks_$workers.txt" -- python3 -m harness.cli eval "${SOLUTIONS[@]}" --out "$R/run_$workers" -q "${opts[@]}"

@@ -66,4 +66,14 @@ print({k: tp.get(k) for k in ("wall_s", "resumed", "exit", "cut", "jobs", "verdi
 print("time_breakdown_s", tp.get("time_breakdown_s"))
 golden = tp.get("against_golden") or {}
 print("against golden", {k: v for k, v in golden.items() if k != "jobs"})
+# the perf memory each job was estimated to need beside what its two processes' allocators held at most
+ratios = []
+for line in open(Path(sys.argv[1]) / "tp" / "suite_with_perf" / "journal.jsonl"):
+    info = json.loads(line).get("info") or {}
+    peak, footprint = info.get("perf_peak_mb") or {}, info.get("perf_footprint_mb")
+    if footprint and peak:
+        ratios.append((round(sum(peak.values()) / footprint, 3), footprint, peak))
+ratios.sort(key=lambda r: r[0])
+if ratios:
+    print(f"perf peak / footprint over {len(ratios)} jobs: median {ratios[len(ratios) // 2][0]}, max {ratios[-1]}")
 PY

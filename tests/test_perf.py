@@ -569,6 +569,13 @@ def test_honest_kernel_reports_every_metric(cheats_run):
     assert m["speedup"] > 0 and m["roofline_pct"] and 0 < m["roofline_pct"] <= 110
     for case in m["cases"]:
         assert case["gbs"] > 100 and case["eager"]["median_ms"] > 0 and case["candidate"]["iqr_ms"] >= 0
+    # beside the perf memory the job was estimated to need: what each process's allocator held at
+    # most, which for ReLU holds at least its largest case's input and output (its perf sets, copied
+    # in turn into the call's buffers, are larger still)
+    info = cheats_run[0]["info"]
+    largest = max(case["bytes"] for case in m["cases"]) / 2**20
+    assert set(info["perf_peak_mb"]) == {"candidate", "baseline"} and info["perf_footprint_mb"] > 0
+    assert all(peak >= largest for peak in info["perf_peak_mb"].values()), (info["perf_peak_mb"], largest)
 
 
 def test_case_metrics_keep_the_samples_only_when_asked():

@@ -619,7 +619,7 @@ class PerfServer:
                     raise
                 self._sealed.append(fd)
             costs["writing"] = time.perf_counter() - clock  # into the file (its pages allocated), sealed
-        self.emit(protocol.SAVED, costs={k: round(v, 6) for k, v in costs.items()}, **saved)
+        self.emit(protocol.SAVED, costs={k: round(v, 6) for k, v in costs.items()}, peak_mb=self._peak_mb(), **saved)
 
     def _cmd_judge(self, command: dict) -> None:
         """Baseline: judge the candidate's saved result against the kept reference for the same
@@ -634,8 +634,16 @@ class PerfServer:
         source = (_SealedResult(int(sealed["pid"]), SealedFile.from_event(sealed)) if isinstance(sealed, dict)
                   else _ResultFile(Path(command["path"]), str(command.get("sha256") or "")))
         key = command.get("sample_key")
-        self.emit(protocol.VERDICT, **_judge_saved(self.task, inputs, reference, source,
-                                                   None if key is None else int(key)))
+        verdict = _judge_saved(self.task, inputs, reference, source, None if key is None else int(key))
+        self.emit(protocol.VERDICT, peak_mb=self._peak_mb(), **verdict)
+
+    def _peak_mb(self) -> int | None:
+        """The most GPU memory (MiB) this process's caching allocator has held so far (its CUDA
+        context aside), for the job's record beside the perf memory it was estimated to need
+        (run/gpu_memory.py); None off a GPU."""
+        if torch.device(self.device).type != "cuda":
+            return None
+        return torch.cuda.max_memory_reserved(self.device) >> 20
 
 
 def to_host(t: torch.Tensor) -> torch.Tensor:

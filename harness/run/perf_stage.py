@@ -160,9 +160,13 @@ def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, g
             judging()
         costs = _judge_checks(candidate, baseline, len(raw["cases"]), job_dir, deadline)
         phase("judge_checks")  # of which saving, loading and comparing took the judge_checks_* phases
-        phases.update({f"judge_checks_{part}": round(s, 3) for part, s in costs.items() if part not in ("bytes", "sealed")})
+        phases.update({f"judge_checks_{part}": round(s, 3) for part, s in costs.items()
+                       if part not in ("bytes", "sealed") and not part.endswith("_peak_mb")})
         raw["judged_mb"] = round(costs["bytes"] / 1e6, 3)  # kB: small CPU cases judge tens of kB
         raw["judged_sealed"] = int(costs["sealed"])  # of the 2 per case: the rest came with a SHA-256
+        # the GPU memory each process's allocator held at most (MiB; the candidate's is its word)
+        raw["peak_mb"] = {side: int(costs[f"{side}_peak_mb"]) for side in ("candidate", "baseline")
+                          if f"{side}_peak_mb" in costs}
         raw["lock_wait_s"] = phases["lock_wait"]
         raw["phases_s"] = phases
         return StageResult(OK), raw
@@ -314,6 +318,12 @@ def _add_reported(costs: dict[str, float], reported: Any, parts: tuple[str, ...]
             _add_parts(costs, f"{prefix}{part}", float(value))
 
 
+def _note_peak(costs: dict[str, float], name: str, reported: Any) -> None:
+    """Keep the largest peak of GPU memory a process reported (MiB; a non-negative int, else ignored)."""
+    if type(reported) is int and reported >= 0:
+        costs[name] = max(costs.get(name, 0), reported)
+
+
 def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int, job_dir: Path,
                   deadline: float) -> dict[str, float]:
     """After the GPU is released: the candidate's results on the check set and of its kept timed
@@ -338,6 +348,7 @@ def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int,
                                                                          f"{verdict.get('detail', '')}"))
         for key in ("loading", "comparing", "bytes"):
             costs[key] += float((verdict.get("costs") or {}).get(key, 0.0))
+        _note_peak(costs, "baseline_peak_mb", verdict.get("peak_mb"))
         if sealed_fd is not None:
             release.append(sealed_fd)
 
@@ -355,6 +366,7 @@ def _judge_checks(candidate: WorkerProcess, baseline: WorkerProcess, cases: int,
             if event is None or event.get("event") != protocol.SAVED:
                 raise _candidate_failed(candidate, event, f"saving the {what} result of case {case}")
             _add_reported(costs, event.get("costs"), SAVING_PARTS, "saving_")
+            _note_peak(costs, "candidate_peak_mb", event.get("peak_mb"))
             sealed = SealedFile.from_event(event.get("sealed"))
             if sealed is not None:
                 named = {"sealed": {**sealed.to_event(), "pid": candidate.pid}}

@@ -522,7 +522,10 @@ class Evaluator:
                     reap_later = True
                     timing["perf_s"] = time.monotonic() - clock
                     timing["perf_lock_wait_s"] = raw.get("lock_wait_s", 0.0)
-                    perf_info = {f"perf_{key}": raw[key] for key in ("judged_mb", "judged_sealed", "timed_window", "settle") if key in raw}
+                    perf_info = {f"perf_{key}": raw[key] for key in ("judged_mb", "judged_sealed", "timed_window", "settle", "peak_mb")
+                                 if key in raw}
+                    if memory is not None:  # what it was estimated to hold (both processes), beside their peaks
+                        perf_info["perf_footprint_mb"] = footprint >> 20
                     timing.update({f"perf_{name}_s": s for name, s in raw.get("phases_s", {}).items()
                                    if name != "lock_wait"})
                     if cap is not None:
