@@ -109,6 +109,33 @@ def test_the_parents_own_gpu_work_waits_while_a_job_is_timed_and_a_timing_waits_
         assert waited < 0.05
 
 
+def test_a_chain_of_parent_blocks_lets_a_timing_in_after_the_block_under_way():
+    """The reference prefetch computes the next jobs' expected outputs block after block: a timing
+    due meanwhile starts once the block under way ends, and the chain's next block waits for it
+    (it waited for the whole chain, every other job stopped meanwhile: 1.1 s a timing on an H100)."""
+    import threading
+    quiet, timed = QuietGpu(), JobClock()
+    quiet.join(timed)
+    events: list[str] = []
+
+    def chain() -> None:
+        for i in range(8):
+            with quiet.parent_work():
+                events.append(f"block {i}")
+                time.sleep(0.1)
+
+    worker = threading.Thread(target=chain)
+    worker.start()
+    time.sleep(0.05)
+    with quiet.others_held(timed) as waited:
+        events.append("timing")
+        assert waited < 0.35, waited  # one block (0.1 s) under way, not the chain's 0.8 s
+        time.sleep(0.1)
+        assert events[-1] == "timing"  # no block starts during the timing
+    worker.join(timeout=5)
+    assert events.index("timing") <= 2 and len(events) == 9, events
+
+
 def test_a_timing_waits_for_the_parents_work_only_so_long(monkeypatch):
     """The adversary's use of the wait: a submission whose results take the parent long to judge
     delays another job's timing by at most PARENT_WORK_WAIT_S, never holds it off."""

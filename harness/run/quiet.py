@@ -9,7 +9,11 @@ and continued afterwards; the CPUs are then free for the timed job's host side t
 
 The parent itself is not stopped, and on a GPU it works there for the jobs too (drawing their cases,
 computing expected outputs, judging): such blocks (:meth:`QuietGpu.parent_work`) wait while a job is
-timed, and a timing waits for those under way to end.
+timed, and a timing waits for those under way or already waiting to end; blocks asked for after the
+timing was, wait for it. (Before, a timing waited until no block was under way or waiting at all,
+and the parent's thread that computes the next jobs' expected outputs, block after block, kept
+every other job stopped for 1.1 s a timing on average: 38 of the 108 s the timing lock was held in
+a suite cut on an H100, benchmarks/results/2026-12-06-h100-timed-breakdown/.)
 
 A stopped job must not lose time it never had: each job keeps a :class:`JobClock` that runs only
 while the job is not held, and its processes' deadlines are read on that clock. The pause is the
@@ -96,8 +100,10 @@ class QuietGpu:
         self._changed = threading.Condition(self._lock)
         self._jobs: set[JobClock] = set()
         self._timed: JobClock | None = None
-        self._parent_busy = 0     # parent_work blocks running now
-        self._parent_waiting = 0  # parent_work blocks waiting for a timing to end
+        self._parent_busy = 0            # parent_work blocks running now
+        self._asked = 0                  # parent_work blocks asked for so far: each one's turn
+        self._waiting: set[int] = set()  # the turns of the blocks waiting now
+        self._cutoff: int | None = None  # a timing is due: blocks asked for from this turn on wait for it
 
     def join(self, job: JobClock) -> None:
         with self._lock:
@@ -115,14 +121,17 @@ class QuietGpu:
         """A block of the parent's own work on this GPU for some job (drawing its cases, computing
         its expected outputs, judging its results): it waits while another job is timed, since the
         parent is the one process the holds do not stop, and a timing waits for the blocks under
-        way to end (at most PARENT_WORK_WAIT_S). Blocks must not nest."""
+        way or waiting to end (at most PARENT_WORK_WAIT_S); a block asked for once a timing is due
+        waits for it. Blocks must not nest."""
         with self._changed:
-            self._parent_waiting += 1
+            turn = self._asked
+            self._asked += 1
+            self._waiting.add(turn)
             try:
-                while self._timed is not None:
+                while self._timed is not None or (self._cutoff is not None and turn >= self._cutoff):
                     self._changed.wait()
             finally:
-                self._parent_waiting -= 1
+                self._waiting.discard(turn)
             self._parent_busy += 1
         try:
             yield
@@ -135,14 +144,22 @@ class QuietGpu:
     def others_held(self, timed: JobClock) -> Iterator[float]:
         """Every job but ``timed`` held for the duration (the caller holds the GPU's timing lock),
         after the parent's work under way and waiting on this GPU is done; yields the seconds that
-        wait took."""
+        wait took. Blocks asked for meanwhile wait for the timing: a parent thread that starts
+        block after block (the reference prefetch) would otherwise keep it waiting, with every
+        other job stopped, to the end of its chain or PARENT_WORK_WAIT_S."""
         clock = time.monotonic()
         deadline = clock + PARENT_WORK_WAIT_S
         with self._changed:
-            # the waiting blocks go first: a parent thread that starts block after block (the
-            # reference prefetch) would otherwise win the lock back every time
-            while (self._parent_busy or self._parent_waiting) and time.monotonic() < deadline:
-                self._changed.wait(deadline - time.monotonic())
+            cutoff = self._cutoff = self._asked  # (one timing at a time: the caller holds the lock)
+            try:
+                # the blocks waiting go first: they were asked for before this timing
+                while (self._parent_busy or any(turn < cutoff for turn in self._waiting)) \
+                        and time.monotonic() < deadline:
+                    self._changed.wait(deadline - time.monotonic())
+            except BaseException:
+                self._cutoff = None
+                self._changed.notify_all()
+                raise
             self._timed = timed
             for job in self._jobs:
                 if job is not timed:
@@ -151,7 +168,7 @@ class QuietGpu:
             yield time.monotonic() - clock
         finally:
             with self._changed:
-                self._timed = None
+                self._timed = self._cutoff = None
                 for job in self._jobs:
                     job.release()
                 self._changed.notify_all()
