@@ -621,6 +621,36 @@ def test_a_timing_reply_that_no_clock_gives_is_integrity(ms):
     assert _time_side(good, None, 0, "candidate", 2, 0, deadline=0.0, keep=None) == ([0.0, 2.0], 0)
 
 
+def test_what_a_process_reports_of_its_seconds_and_memory_is_bounded():
+    """The parts of a timing request and the memory peak the candidate reports are diagnostics: no
+    verdict rests on them, but they land in metrics.json. Numbers no clock or allocator gives are
+    dropped; two of 1e308 seconds summed would be infinite, which the journal writes as JSON that
+    strict parsers refuse."""
+    import json
+    from types import SimpleNamespace
+
+    from harness.run.perf_stage import _time_side
+
+    reply = {"event": "times", "ms": [1.0], "peak_mb": 10 ** 40,
+             "spent": {"repetitions": 1e308, "keeping": float("nan"), "checking": -1.0, "other": True}}
+    forged = SimpleNamespace(request=lambda command, expected, deadline: reply)
+    spent: dict[str, float] = {}
+    for _ in range(2):
+        _time_side(forged, None, 0, "candidate", 1, 0, deadline=0.0, keep=None, spent=spent)
+    assert set(spent) == {"candidate_requests"} and 0 <= spent["candidate_requests"] < 5, spent
+    json.dumps(spent, allow_nan=False)
+    reply["spent"] = {"repetitions": 0.25, "keeping": 0.5, "checking": 2, "other": 0.0}
+    _time_side(forged, None, 0, "candidate", 1, 0, deadline=0.0, keep=None, spent=spent)
+    assert {k: v for k, v in spent.items() if k != "candidate_requests"} == {
+        "candidate_repetitions": 0.25, "candidate_keeping": 0.5, "candidate_checking": 2.0, "candidate_other": 0.0}
+    # the peak of GPU memory a saved result reports: the largest one that is an allocator's
+    from harness.run.perf_stage import _note_peak
+    costs: dict[str, float] = {}
+    for reported in (10 ** 40, -1, 2.5e3, True, "1", 1200, 800):
+        _note_peak(costs, "candidate_peak_mb", reported)
+    assert costs == {"candidate_peak_mb": 1200}
+
+
 # Bundled solutions whose last correctness cases are empty edge cases, whose shapes follow their
 # data (an out= buffer sized by a mask), and some that read their inputs in their judge or use
 # several kernels: the perf protocol's CPU stand-in takes the last cases with data (an empty one

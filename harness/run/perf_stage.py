@@ -301,6 +301,11 @@ SAVING_PARTS = ("freeing", "staging", "writing")
 # Of a timing request (perf/server.py _cmd_time): the repetitions, keeping the judged one, the
 # checks for rebound code, the rest.
 TIMING_PARTS = ("repetitions", "keeping", "checking", "other")
+# Bounds on what a process reports: larger numbers are none a clock or an allocator gives (a stage
+# lasts minutes; no GPU holds 2**31 MiB), and summed they could overflow to infinity, which the
+# journal would then write as JSON no strict parser reads.
+MAX_REPORTED_S = 1e6
+MAX_REPORTED_MB = 1 << 31
 
 
 def _add_parts(costs: dict[str, float], name: str, seconds: float) -> None:
@@ -309,18 +314,20 @@ def _add_parts(costs: dict[str, float], name: str, seconds: float) -> None:
 
 def _add_reported(costs: dict[str, float], reported: Any, parts: tuple[str, ...], prefix: str) -> None:
     """Add the ``parts`` a process reports (seconds) to ``costs``, as ``<prefix><part>``; what is not
-    a finite, non-negative number is ignored (the candidate's words: a diagnostic only)."""
+    a number of seconds from 0 to MAX_REPORTED_S is ignored (the candidate's words: a diagnostic
+    only)."""
     if not isinstance(reported, dict):
         return
     for part in parts:
         value = reported.get(part)
-        if type(value) in (int, float) and math.isfinite(value) and value >= 0:
+        if type(value) in (int, float) and 0 <= value <= MAX_REPORTED_S:
             _add_parts(costs, f"{prefix}{part}", float(value))
 
 
 def _note_peak(costs: dict[str, float], name: str, reported: Any) -> None:
-    """Keep the largest peak of GPU memory a process reported (MiB; a non-negative int, else ignored)."""
-    if type(reported) is int and reported >= 0:
+    """Keep the largest peak of GPU memory a process reported (MiB; an int from 0 to MAX_REPORTED_MB,
+    else ignored)."""
+    if type(reported) is int and 0 <= reported <= MAX_REPORTED_MB:
         costs[name] = max(costs.get(name, 0), reported)
 
 
