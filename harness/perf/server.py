@@ -409,7 +409,10 @@ class PerfServer:
                 del output
             described.append(info)
         self.tampered()
-        self.emit(protocol.PREPARED, cases=described, **({"digest_key": self.digest_key} if self.trusted else {}))
+        # the baseline's peak so far: its reference's temporaries at perf size, which the job's
+        # estimate of perf memory may not cover (run/gpu_memory.py baseline_overshoot)
+        self.emit(protocol.PREPARED, cases=described,
+                  **({"digest_key": self.digest_key, "peak_mb": self._peak_mb()} if self.trusted else {}))
 
     def _note_changes(self, index: int, side: str, input_set: int) -> None:
         """Baseline: which arguments the reference changed in a call on input set ``input_set``

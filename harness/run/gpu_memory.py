@@ -15,6 +15,11 @@ The budget binds the submissions too: each worker's process is capped at what th
 submission that takes all the memory it finds runs out itself, its own verdict, instead of running
 its judge or other jobs out.
 
+An estimate that the baseline's reference overshoots (its temporaries at perf size: an eager
+attention's score matrices held 10x the estimate on an H100) is corrected once the baseline has
+prepared: the job then holds the difference too, if the budget has room at that moment
+(``baseline_overshoot``, ``Reservation.grow_to``).
+
 Two rules keep the budget busy with work that needs it (on the H200, judging and reservations
 taken ahead of need held more than half of it): a job shrinks its reservation once its timing is
 over (the processes drop their input sets; judging holds only the check sets and kept results), and
@@ -138,6 +143,16 @@ class Reservation:
     def __init__(self, memory: PerfMemory | None, nbytes: int = 0) -> None:
         self.memory, self.nbytes = memory, nbytes if memory is not None else 0
 
+    def grow_to(self, nbytes: int) -> bool:
+        """Hold ``nbytes`` from now on if the budget has room for the difference now; never waits
+        (a job waiting for more while holding some could wait on another doing the same)."""
+        if self.memory is None or nbytes <= self.nbytes:
+            return True
+        if not self.memory.try_reserve(nbytes - self.nbytes):
+            return False
+        self.nbytes = nbytes
+        return True
+
     def shrink_to(self, nbytes: int) -> None:
         """Hold at most ``nbytes`` from now on."""
         if self.memory is not None and nbytes < self.nbytes:
@@ -146,6 +161,14 @@ class Reservation:
 
     def release(self) -> None:
         self.shrink_to(0)
+
+
+def baseline_overshoot(baseline_peak: int, footprint: int) -> int:
+    """Bytes the baseline process holds beyond its half of the job's estimated ``footprint``, from
+    its allocator's peak once it has prepared (its reference's temporaries at perf size: an eager
+    attention materialises its score matrices, 10x the estimate on an H100). The allocator keeps
+    what it reached, so the job holds that much more for the rest of its perf stage."""
+    return max(0, baseline_peak - footprint // 2)
 
 
 def out_of_gpu_memory(detail: str) -> bool:

@@ -106,13 +106,15 @@ def start_baseline(job_dir: Path, spec: dict, env: dict[str, str], clock: JobClo
 def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, gpu_lock: threading.Lock,
              limits: StageLimits, quiet: QuietGpu | None = None,
              judging: Callable[[], None] | None = None,
-             candidate_memory: int | None = None) -> tuple[StageResult, dict[str, Any]]:
+             candidate_memory: int | None = None,
+             baseline_memory: Callable[[int], None] | None = None) -> tuple[StageResult, dict[str, Any]]:
     """Time the candidate (a worker that passed exe and waits for perf commands) against its
     baselines, with every other job on the GPU held while it is timed (``quiet``); ``judging`` is
     called when timing is over and the results are about to be judged (the job needs less GPU
     memory from then on: run/gpu_memory.py); ``candidate_memory``: the GPU memory the candidate's
     process may hold from its warm-up on (its allocator's cap, gpu_memory_cap.py; None
-    keeps the call/exe one). Returns the perf
+    keeps the call/exe one); ``baseline_memory`` is called with the GPU memory (bytes) the baseline's
+    allocator held at most once it has prepared (its reference at perf size). Returns the perf
     verdict and the raw measurements (see perf/metrics.py), with the seconds each phase took under
     ``phases_s`` and the wall-clock start and end of the part that held the GPU under
     ``timed_window``. Its deadlines are read on the job's clock (both processes share it)."""
@@ -132,6 +134,9 @@ def run_perf(candidate: WorkerProcess, baseline: WorkerProcess, job_dir: Path, g
             base = baseline.next_event(deadline)
         if base is None or base.get("event") != protocol.PREPARED:
             raise _baseline_failed(baseline, base, "prepare")
+        peak = base.get("peak_mb")  # (the trusted process's word; None off a GPU)
+        if baseline_memory and type(peak) is int and 0 <= peak <= MAX_REPORTED_MB:
+            baseline_memory(peak << 20)
         phase("baseline_prepare")
         # The candidate's warm-up (its JIT compiles at perf sizes, a few calls to size the rounds)
         # runs before the GPU is taken: compiling is the CPU's work, and the few kernels it runs
