@@ -39,6 +39,25 @@ def test_a_digest_spans_chunks(monkeypatch):
     assert kept.storage_digest(a, 3) == kept.storage_digest(a.clone(), 3)
 
 
+def test_a_digest_is_the_keyed_linear_forms_of_its_bytes(monkeypatch):
+    """The digest, computed in three kernels a chunk and form with the chunks' sums added modulo the
+    prime on the host, is the two linear forms it states: each byte times a weight drawn from the
+    form's generator (seeded from the key) in byte order, summed modulo 2**61 - 1, here computed one
+    byte at a time with Python's integers."""
+    import harness.kept as kept
+    monkeypatch.setattr(kept, "_CHUNK", 64)
+    data = torch.randint(0, 256, (64 * 3 + 17,), dtype=torch.uint8, generator=torch.Generator().manual_seed(1))
+    key = (1 << 62) - 5
+    words = []
+    for seed_offset in range(2):
+        generator = torch.Generator().manual_seed((key * 2 + seed_offset) & ((1 << 63) - 1))
+        weights = [w for start in range(0, data.numel(), 64)
+                   for w in torch.randint(1, 1 << 31, (min(64, data.numel() - start),), generator=generator,
+                                          dtype=torch.int64).tolist()]
+        words.append(sum(b * w for b, w in zip(data.tolist(), weights)) % ((1 << 61) - 1))
+    assert kept.storage_digest(data, key) == f"{kept.DIGEST_PREFIX}{words[0]:016x}{words[1]:016x} of {data.numel()} bytes>"
+
+
 def _scale_into(x: torch.Tensor, out: torch.Tensor, factor: float = 2.0) -> torch.Tensor:
     torch.mul(x, factor, out=out)
     return out.sum()
