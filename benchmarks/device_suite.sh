@@ -64,6 +64,7 @@ from pathlib import Path
 tp = json.loads((Path(sys.argv[1]) / "tp" / "throughput.json").read_text())["suite"]["with_perf"]
 print({k: tp.get(k) for k in ("wall_s", "resumed", "exit", "cut", "jobs", "verdicts")})
 print("time_breakdown_s", tp.get("time_breakdown_s"))
+print("timing lock", tp.get("timing_lock"))
 golden = tp.get("against_golden") or {}
 print("against golden", {k: v for k, v in golden.items() if k != "jobs"})
 # the perf memory each job was estimated to need beside what its two processes' allocators held at most

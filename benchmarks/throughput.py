@@ -81,8 +81,26 @@ def suite(name: str, out: Path, gpu: bool, timeout: float, resume: bool = False)
               "time_breakdown_s": time_breakdown([JobResult.from_json(j) for j in jobs]),
               "stderr_tail": stderr[-500:] if exit_code else ""}
     if name == "with_perf":
+        result["timing_lock"] = timing_lock_use(jobs)
         result["against_golden"] = against_golden(jobs)
     return result
+
+
+def timing_lock_use(jobs: list[dict]) -> dict:
+    """How busy the GPU's timing lock was: the seconds the jobs held it (their timed windows, wall
+    clock), the span from the first window's start to the last one's end, and the share of that
+    span held; and of the held seconds, those spent waiting for the parent's own GPU work rather
+    than timing. The lock is the one thing perf jobs do one at a time on a GPU: an idle lock is
+    where a suite with perf loses time (waits for perf memory, warm-ups, judging)."""
+    windows = sorted(w for w in ((j.get("info") or {}).get("perf_timed_window") for j in jobs)
+                     if isinstance(w, list) and len(w) == 2)
+    if not windows:
+        return {}
+    held = sum(end - start for start, end in windows)
+    span = windows[-1][1] - windows[0][0]
+    parent_wait = sum(((j.get("info") or {}).get("timing") or {}).get("perf_timed_parent_wait_s", 0.0) for j in jobs)
+    return {"held_s": round(held, 1), "span_s": round(span, 1), "held_share": round(held / span, 3) if span else None,
+            "parent_wait_s": round(parent_wait, 1)}
 
 
 def _journal(run_dir: Path) -> list[dict]:

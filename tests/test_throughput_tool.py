@@ -50,6 +50,16 @@ def test_the_waits_for_a_quiet_gpu_are_summed():
                                                          "not_quiet": ["Activation/silu.py"]}
 
 
+def test_the_timing_lock_s_use_is_summed_from_the_timed_windows():
+    jobs = [_job("Activation/relu.py", 1.0, 2.0, None), _job("Activation/gelu.py", 1.0, 2.0, None),
+            _job("Activation/silu.py", 1.0, 2.0, None)]
+    jobs[0]["info"] = {"perf_timed_window": [100.0, 102.0], "timing": {"perf_timed_parent_wait_s": 0.5}}
+    jobs[1]["info"] = {"perf_timed_window": [106.0, 110.0], "timing": {}}
+    jobs[2]["info"] = {}  # not timed (its perf failed, or a run without perf)
+    assert throughput.timing_lock_use(jobs) == {"held_s": 6.0, "span_s": 10.0, "held_share": 0.6, "parent_wait_s": 0.5}
+    assert throughput.timing_lock_use(jobs[2:]) == {}
+
+
 def test_a_finished_run_is_compared_with_golden_results_measured_since(tmp_path):
     task = get_task("Activation/relu.py")
     path = tmp_path / "h200" / task.category / f"{task.name}.json"
