@@ -48,33 +48,6 @@ python3 benchmarks/throughput.py --out "$R/tp" --parts with_perf --suite-timeout
   $([ "$MODE" = resume ] && echo --resume) > "$R/throughput_$MODE.log" 2>&1
 echo "suite ($MODE): rc $? in $(( $(date +%s) - start )) s"
 kill $SMI 2>/dev/null
-python3 - "$R/gpu_memory_$MODE.csv" <<'PY'
-import sys
-used = [float(line.split(",")[1].split()[0]) for line in open(sys.argv[1]) if line.count(",") >= 3 and "MiB" in line]
-if used:
-    used.sort()
-    print(f"GPU memory used (MiB) over {len(used)} samples: median {used[len(used) // 2]:.0f}, "
-          f"90th percentile {used[int(len(used) * 0.9)]:.0f}, max {used[-1]:.0f}")
-PY
 cp "$R/tp/throughput.json" "$R/throughput_$MODE.json" 2>/dev/null
 tar czf "$OUT/suite.tgz" -C /tmp suite
-python3 - "$R" <<'PY'
-import json, sys
-from pathlib import Path
-tp = json.loads((Path(sys.argv[1]) / "tp" / "throughput.json").read_text())["suite"]["with_perf"]
-print({k: tp.get(k) for k in ("wall_s", "resumed", "exit", "cut", "jobs", "verdicts")})
-print("time_breakdown_s", tp.get("time_breakdown_s"))
-print("timing lock", tp.get("timing_lock"))
-golden = tp.get("against_golden") or {}
-print("against golden", {k: v for k, v in golden.items() if k != "jobs"})
-# the perf memory each job was estimated to need beside what its two processes' allocators held at most
-ratios = []
-for line in open(Path(sys.argv[1]) / "tp" / "suite_with_perf" / "journal.jsonl"):
-    info = json.loads(line).get("info") or {}
-    peak, footprint = info.get("perf_peak_mb") or {}, info.get("perf_footprint_mb")
-    if footprint and peak:
-        ratios.append((round(sum(peak.values()) / footprint, 3), footprint, peak))
-ratios.sort(key=lambda r: r[0])
-if ratios:
-    print(f"perf peak / footprint over {len(ratios)} jobs: median {ratios[len(ratios) // 2][0]}, max {ratios[-1]}")
-PY
+python3 benchmarks/suite_digest.py "$R/tp" "$R/gpu_memory_$MODE.csv"

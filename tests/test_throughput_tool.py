@@ -105,3 +105,20 @@ def test_a_case_in_two_modes_says_when_the_slow_ones_came():
                                        "golden": {"triton": 1.0, "eager": 2.0}}]}}
     found = throughput.against_golden([job])["outside_2pct_causes"]["Activation/relu.py"]
     assert found["cause"] == "two modes" and found["modes"]["c0"]["slow_share"] == 0.7
+
+
+def test_the_suite_digest_reads_the_gpu_memory_log_and_the_peaks(tmp_path):
+    spec = importlib.util.spec_from_file_location("kbx_suite_digest", ROOT / "benchmarks" / "suite_digest.py")
+    digest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(digest)
+    log = tmp_path / "gpu_memory.csv"
+    log.write_text("".join(f"2026/12/06 19:34:{i:02d}.000, {used} MiB, 81559 MiB, 5 %\n"
+                           for i, used in enumerate([100, 300, 200, 900, 400])) + "nvidia-smi: a line that is no sample\n")
+    assert digest.memory_in_use(log) == "GPU memory used (MiB) over 5 samples: median 300, 90th percentile 900, max 900"
+    journal = tmp_path / "journal.jsonl"
+    rows = [{"task_id": "a", "info": {"perf_footprint_mb": 100, "perf_peak_mb": {"candidate": 40, "baseline": 50}}},
+            {"task_id": "b", "info": {"perf_footprint_mb": 100, "perf_peak_mb": {"candidate": 50, "baseline": 250}}},
+            {"task_id": "c", "info": {}}, {"kind": "header"}]
+    journal.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert digest.peaks_against_estimates(journal) == (
+        "perf peak / footprint over 2 jobs: median 3.0, max (3.0, 100, {'candidate': 50, 'baseline': 250}, 'b')")
