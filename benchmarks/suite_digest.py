@@ -31,10 +31,11 @@ def peaks_against_estimates(journal: Path) -> str | None:
     footprint (``info.perf_peak_mb``, ``info.perf_footprint_mb``)."""
     ratios = []
     for line in journal.read_text().splitlines():
-        info = json.loads(line).get("info") or {}
+        row = json.loads(line)
+        info = row.get("info") or {}
         peak, footprint = info.get("perf_peak_mb") or {}, info.get("perf_footprint_mb")
         if footprint and peak:
-            ratios.append((round(sum(peak.values()) / footprint, 3), footprint, peak, json.loads(line).get("task_id")))
+            ratios.append((round(sum(peak.values()) / footprint, 3), footprint, peak, row.get("task_id")))
     if not ratios:
         return None
     ratios.sort(key=lambda r: r[0])

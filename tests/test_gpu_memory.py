@@ -105,6 +105,14 @@ def test_a_reservation_grows_only_where_the_budget_has_room_now():
     # what the baseline holds beyond its half of the footprint, from its allocator's peak
     assert baseline_overshoot(30 << 30, 3 << 30) == (30 << 30) - (3 << 30) // 2
     assert baseline_overshoot(1 << 30, 3 << 30) == 0
+    # a job's reservation covers it where the budget has room, and says how much it holds beyond
+    memory = PerfMemory(100)
+    assert memory.try_reserve(30)
+    covered = Reservation(memory, 30)
+    covered.cover_baseline(peak=40, footprint=30)   # 25 beyond the baseline's half (15)
+    assert covered.nbytes == 55 and covered.extra == 25 and memory.held == 55
+    covered.cover_baseline(peak=100, footprint=30)  # 85 more: no room, nothing changes
+    assert covered.nbytes == 55 and covered.extra == 25
 
 
 @pytest.mark.gpu

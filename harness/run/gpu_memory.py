@@ -18,7 +18,7 @@ its judge or other jobs out.
 An estimate that the baseline's reference overshoots (its temporaries at perf size: an eager
 attention's score matrices held 10x the estimate on an H100) is corrected once the baseline has
 prepared: the job then holds the difference too, if the budget has room at that moment
-(``baseline_overshoot``, ``Reservation.grow_to``).
+(``Reservation.cover_baseline``).
 
 Two rules keep the budget busy with work that needs it (on the H200, judging and reservations
 taken ahead of need held more than half of it): a job shrinks its reservation once its timing is
@@ -142,6 +142,14 @@ class Reservation:
 
     def __init__(self, memory: PerfMemory | None, nbytes: int = 0) -> None:
         self.memory, self.nbytes = memory, nbytes if memory is not None else 0
+        self.extra = 0  # bytes held beyond the job's estimate for its baseline (cover_baseline)
+
+    def cover_baseline(self, peak: int, footprint: int) -> None:
+        """Hold, besides the job's ``footprint``, what its baseline's allocator holds beyond its half
+        of it (``peak`` bytes once prepared: ``baseline_overshoot``), where the budget has room now."""
+        extra = baseline_overshoot(peak, footprint)
+        if extra and self.grow_to(self.nbytes + extra):
+            self.extra += extra
 
     def grow_to(self, nbytes: int) -> bool:
         """Hold ``nbytes`` from now on if the budget has room for the difference now; never waits

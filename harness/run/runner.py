@@ -27,8 +27,8 @@ from harness.report.summary import write_reports
 from harness.report.quality import code_quality
 from harness.run.environment import baseline_env, physical_gpu, private_dirs, visible_devices, worker_env
 from harness.run.disk import SLACK_BYTES
-from harness.run.gpu_memory import (CALL_EXE_ALLOWANCE, JUDGING_FACTOR, PerfMemory, Reservation, baseline_overshoot,
-                                    budget_for, candidate_cap, out_of_gpu_memory, perf_footprint)
+from harness.run.gpu_memory import (CALL_EXE_ALLOWANCE, JUDGING_FACTOR, PerfMemory, Reservation, budget_for,
+                                    candidate_cap, out_of_gpu_memory, perf_footprint)
 from harness.run.journal import Journal, recorded_seed
 from harness.run.judge import fails_numerically, judge_worker
 from harness.run.perf_stage import baseline_dir, run_perf, start_baseline
@@ -513,22 +513,16 @@ class Evaluator:
                         baseline = self._start_baseline(job_dir, task, slot, job_clock)
                     timing["perf_memory_wait_s"] = time.monotonic() - clock
                     cap = candidate_cap(reservation.nbytes, footprint) if memory is not None else None
-                    # The baseline's reference may hold more than its half of the estimate (its
-                    # temporaries at perf size): the job then holds that much more where the budget
-                    # has room now (else as before: a shared out-of-memory is retried alone).
-                    overshoot = [0]
-
-                    def baseline_memory(peak: int) -> None:
-                        extra = baseline_overshoot(peak, footprint)
-                        if extra and reservation.grow_to(reservation.nbytes + extra):
-                            overshoot[0] = extra
-
                     # alone: it ran out of memory beside others once, so it keeps the whole budget
                     judging = None if alone else \
-                        lambda: reservation.shrink_to(perf_footprint(task, JUDGING_FACTOR) + overshoot[0])
+                        lambda: reservation.shrink_to(perf_footprint(task, JUDGING_FACTOR) + reservation.extra)
+                    # a baseline whose reference holds more than its half of the estimate makes the
+                    # job hold that too, where the budget has room (else a shared out-of-memory is
+                    # retried alone, as before)
+                    covering = (lambda peak: reservation.cover_baseline(peak, footprint)) \
+                        if memory is not None and not alone else None
                     perf, raw = run_perf(worker, baseline, job_dir, self._gpu_locks[slot], limits, quiet, judging,
-                                         candidate_memory=cap,
-                                         baseline_memory=baseline_memory if memory is not None and not alone else None)
+                                         candidate_memory=cap, baseline_memory=covering)
                     # every process reported and perf is judged: the verdict needs nothing of
                     # their ends (a GPU context's teardown), which come after the result
                     reap_later = True
@@ -538,8 +532,8 @@ class Evaluator:
                                  if key in raw}
                     if memory is not None:  # what it was estimated to hold (both processes), beside their peaks
                         perf_info["perf_footprint_mb"] = footprint >> 20
-                    if overshoot[0]:  # and held beyond that for its baseline
-                        perf_info["perf_baseline_overshoot_mb"] = overshoot[0] >> 20
+                    if reservation.extra:  # and held beyond that for its baseline
+                        perf_info["perf_baseline_overshoot_mb"] = reservation.extra >> 20
                     timing.update({f"perf_{name}_s": s for name, s in raw.get("phases_s", {}).items()
                                    if name != "lock_wait"})
                     if cap is not None:
