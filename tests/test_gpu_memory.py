@@ -261,3 +261,51 @@ def test_perf_out_of_memory_beside_other_jobs_is_measured_again_alone(monkeypatc
     else:
         assert "perf_retried_alone" not in record["info"] and not alone  # alone on the GPU already: its own verdict
     assert memory.held == 0  # every reservation released
+
+
+def test_a_lent_allowance_is_taken_back_only_once_the_reservations_fit_without_it():
+    """A job in perf lends its slot's call/exe allowance to the budget; taking it back waits until
+    what was reserved from it is released, so the call/exe worker the slot takes next finds it free."""
+    memory = PerfMemory(100)
+    assert memory.try_reserve(80)
+    memory.lend(30)
+    assert memory.budget == 130 and memory.try_reserve(40)  # 120: fits only with the loan
+    reclaimed = threading.Event()
+    taker = threading.Thread(target=lambda: (memory.reclaim(30), reclaimed.set()))
+    taker.start()
+    assert not reclaimed.wait(0.3) and memory.budget == 130  # 120 held: 90 more would not fit 100
+    memory.release(10)                                       # 110: still over
+    assert not reclaimed.wait(0.3)
+    memory.release(20)                                       # 90: fits without the loan
+    assert reclaimed.wait(5) and memory.budget == 100 and memory.held == 90
+    taker.join(5)
+
+
+def test_a_job_in_perf_lends_its_slots_allowance_and_takes_it_back_before_the_slot(monkeypatch):
+    """The runner's side (CPU stand-in of perf, with a budget set by hand): the loan is made once
+    the job holds its reservation, and taken back after the reservation is released and before its
+    slot is given back."""
+    from harness.api import Evaluator
+    from harness.config import ENV_PERF_ON_CPU
+    from harness.run.gpu_memory import LENT_IN_PERF
+    from harness.run.shards import ProcessSlots
+    monkeypatch.setenv(ENV_PERF_ON_CPU, "1")
+    events = []
+    code = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
+    with Evaluator(perf=True, workers=1, timeout=120) as ev:
+        memory = ev._runner._perf_memory[None] = PerfMemory(1 << 40)
+        for name in ("lend", "reclaim", "release"):
+            monkeypatch.setattr(memory, name, lambda n, real=getattr(memory, name), name=name:
+                                (events.append((name, n, memory.held)), real(n))[1])
+        monkeypatch.setattr(ProcessSlots, "give_back", lambda self, n, real=ProcessSlots.give_back:
+                            (events.append(("slot", n, memory.held)), real(self, n))[1])
+        record = ev.submit("Activation/relu.py", code).result(timeout=300)
+        ev.close()
+    assert record["perf"]["status"] == "ok", record["perf"]
+    names = [e[0] for e in events]
+    assert names.count("lend") == 1 and names.count("reclaim") == 1, events
+    lend, reclaim = names.index("lend"), names.index("reclaim")
+    assert events[lend][1] == events[reclaim][1] == LENT_IN_PERF and events[lend][2] > 0  # lent while holding
+    assert lend < reclaim < len(names) - 1 - names[::-1].index("slot"), events  # the last slot back comes after
+    assert max(i for i, n in enumerate(names) if n == "release") < reclaim, events  # its reservation first
+    assert memory.budget == 1 << 40 and memory.held == 0

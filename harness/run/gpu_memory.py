@@ -20,6 +20,11 @@ attention's score matrices held 10x the estimate on an H100) is corrected once t
 prepared: the job then holds the difference too, if the budget has room at that moment
 (``Reservation.cover_baseline``).
 
+A job in perf lends its worker slot's call/exe allowance to the budget: its worker is the candidate
+now, whose memory the job's reservation covers (all but its CUDA context), so the allowance would
+otherwise be set aside twice. The loan is taken back before the slot can take another job, waiting
+until the reservations fit the budget without it (``PerfMemory.lend``, ``reclaim``).
+
 Two rules keep the budget busy with work that needs it (on the H200, judging and reservations
 taken ahead of need held more than half of it): a job shrinks its reservation once its timing is
 over (the processes drop their input sets; judging holds only the check sets and kept results), and
@@ -46,6 +51,9 @@ JUDGING_FACTOR = 2 * (1 + 2 + 1) + 2
 UNKNOWN_INPUT_BYTES = 2 << 30      # a task whose perf inputs cannot be sized without data
 MIN_FOOTPRINT = 1 << 30            # CUDA contexts, the caching allocator's blocks, compiled code
 CALL_EXE_ALLOWANCE = 2 << 30       # per call/exe worker sharing the GPU (small cases, a CUDA context)
+CUDA_CONTEXT = 768 << 20           # of that, what a CUDA context holds outside the caching allocator
+# lent to the perf budget while the slot's job is in perf: the allowance less the candidate's context
+LENT_IN_PERF = CALL_EXE_ALLOWANCE - CUDA_CONTEXT
 BUDGET_SHARE = 0.9                 # of the memory free when the run starts
 
 
@@ -134,6 +142,22 @@ class PerfMemory:
         with self._changed:
             self._held = max(0, self._held - nbytes)
             self._changed.notify_all()
+
+    def lend(self, nbytes: int) -> None:
+        """Add ``nbytes`` to the budget (a call/exe allowance that a job in perf does not use), until
+        :meth:`reclaim` takes them back."""
+        with self._changed:
+            self.budget += nbytes
+            self._changed.notify_all()
+
+    def reclaim(self, nbytes: int) -> None:
+        """Take back ``nbytes`` lent, waiting until what is held fits the budget without them (the
+        reservations granted from the loan are released), so a call/exe worker that the slot then
+        takes finds its allowance free."""
+        with self._changed:
+            while self._held + nbytes > self.budget:
+                self._changed.wait()
+            self.budget -= nbytes
 
 
 class Reservation:

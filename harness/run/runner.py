@@ -12,6 +12,7 @@ import time
 from collections import Counter
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
@@ -27,8 +28,8 @@ from harness.report.summary import write_reports
 from harness.report.quality import code_quality
 from harness.run.environment import baseline_env, physical_gpu, private_dirs, visible_devices, worker_env
 from harness.run.disk import SLACK_BYTES
-from harness.run.gpu_memory import (CALL_EXE_ALLOWANCE, JUDGING_FACTOR, PerfMemory, Reservation, budget_for,
-                                    candidate_cap, out_of_gpu_memory, perf_footprint)
+from harness.run.gpu_memory import (CALL_EXE_ALLOWANCE, JUDGING_FACTOR, LENT_IN_PERF, PerfMemory, Reservation,
+                                    budget_for, candidate_cap, out_of_gpu_memory, perf_footprint)
 from harness.run.journal import Journal, recorded_seed
 from harness.run.judge import fails_numerically, judge_worker
 from harness.run.perf_stage import baseline_dir, run_perf, start_baseline
@@ -464,6 +465,7 @@ class Evaluator:
             # GPU has room for this job's perf memory now and no job due for perf waits for it;
             # otherwise once the candidate has passed.
             shared_oom = None  # perf ran out of GPU memory while other jobs held theirs
+            lent = 0  # bytes of its slot's allowance lent to the perf budget while in perf (gpu_memory.py)
             if self.perf_enabled and not alone and (memory is None or memory.try_reserve(footprint, ahead_of_need=True)):
                 reservation = Reservation(memory, footprint)
                 baseline = self._start_baseline(job_dir, task, slot, job_clock)
@@ -512,6 +514,9 @@ class Evaluator:
                             reservation = Reservation(memory, footprint)
                         baseline = self._start_baseline(job_dir, task, slot, job_clock)
                     timing["perf_memory_wait_s"] = time.monotonic() - clock
+                    if memory is not None and not alone:  # its slot's call/exe allowance, until the slot is free
+                        memory.lend(LENT_IN_PERF)
+                        lent = LENT_IN_PERF
                     cap = candidate_cap(reservation.nbytes, footprint) if memory is not None else None
                     # alone: it ran out of memory beside others once, so it keeps the whole budget
                     judging = None if alone else \
@@ -557,6 +562,8 @@ class Evaluator:
                 outcome = workers.close(reap=not reap_later)
                 # the GPU memory is the processes' until they are gone
                 teardown += ([baseline.reap] if baseline else []) + [workers.reap, reservation.release]
+                if lent:  # taken back before the slot is (a worker the slot takes next finds its allowance)
+                    teardown.append(partial(memory.reclaim, lent))
             timing.update({f"{stage}_s": s for stage, s in worker.outcome.stage_durations().items()})
             # a GPU worker's exit tears its CUDA context down: part of the job's seconds after its report
             if not reap_later:  # (else not known yet: the worker is reaped after the result)
