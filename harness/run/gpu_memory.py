@@ -23,7 +23,11 @@ prepared: the job then holds the difference too, if the budget has room at that 
 A job in perf lends its worker slot's call/exe allowance to the budget: its worker is the candidate
 now, whose memory the job's reservation covers (all but its CUDA context), so the allowance would
 otherwise be set aside twice. The loan is taken back before the slot can take another job, waiting
-until the reservations fit the budget without it (``PerfMemory.lend``, ``reclaim``).
+until the reservations fit the budget without it (``PerfMemory.lend``, ``reclaim``). What this
+gives up: a candidate that holds all its cap, more than its half of the estimate, was partly
+backed by its slot's allowance, and now runs the GPU short that much sooner (as above: a shared
+out-of-memory, retried alone; the 10% of free memory left out of the budget is the margin for
+call/exe workers).
 
 Two rules keep the budget busy with work that needs it (on the H200, judging and reservations
 taken ahead of need held more than half of it): a job shrinks its reservation once its timing is
