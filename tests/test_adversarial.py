@@ -83,6 +83,12 @@ EXPECTED = {
     "poison_triton_cache": ("integrity", "call", "Triton's cache"),
     "spawn_process": ("integrity", "call", "subprocess.Popen"),
     "signal_parent": ("integrity", "call", "os.kill"),
+    "prlimit_on_trusted_processes": ("integrity", "call", "resource.prlimit"),
+    # TorchScript's and NNC's native runners: refused, and the fusers off before the import
+    "torchscript_fuser_relu": ("integrity", "call", "may not call torch._C._jit_"),
+    "static_runtime_relu": ("integrity", "call", "may not call torch._C._jit_to_static_module"),
+    "nnc_ir_evaluator_relu": ("integrity", "call", "may not call torch._C._te.construct_codegen"),
+    "torchscript_fusers_left_on": ("error", "call", "TorchScript's fusers are off in the worker"),
     # the cap on its GPU memory lifted through the allocator's settings (on a GPU, the public setter
     # and a hog at perf sizes too: test_a_submission_cannot_take_the_gpu_memory_its_judge_needs)
     "gpu_memory_limit_lifted": ("integrity", "call", "the harness caps the GPU memory"),

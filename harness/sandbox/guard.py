@@ -125,6 +125,22 @@ TENSOR_METHODS = ("new_tensor", "apply_", "map_", "map2_")
 # older versions name the setting function per backend)
 GPU_MEMORY_LIMIT_SETTERS = ("_cuda_setMemoryFraction", "_accelerator_setAllocatorSettings",
                             "_cuda_cudaCachingAllocator_set_allocator_settings")
+# TorchScript's compilers that run a graph's operators natively, below the dispatcher (no mode sees
+# them): the tensor-expression fuser (NNC) and the legacy and oneDNN fusers, switched off in the worker
+# before the submission is imported (TORCHSCRIPT_FUSERS_OFF); the setters that would switch them back
+# on; the passes that fuse a graph by hand; Static Runtime, which calls each operator's kernel
+# directly; NNC's own Python bindings, a compute engine over raw buffers
+# (torchscript_fuser_relu.py, static_runtime_relu.py, nnc_ir_evaluator_relu.py)
+TORCHSCRIPT_FUSERS_OFF = (("_jit_set_texpr_fuser_enabled", False), ("_jit_override_can_fuse_on_cpu", False),
+                          ("_jit_override_can_fuse_on_cpu_legacy", False), ("_jit_override_can_fuse_on_gpu", False),
+                          ("_jit_set_llga_enabled", False))
+TORCHSCRIPT_NATIVE_RUNNERS = ("torch._C", ("_jit_set_texpr_fuser_enabled", "_jit_override_can_fuse_on_cpu",
+                                           "_jit_override_can_fuse_on_cpu_legacy", "_jit_override_can_fuse_on_gpu",
+                                           "_jit_set_llga_enabled", "_jit_set_nvfuser_enabled",
+                                           "_jit_set_te_must_use_llvm_cpu", "_jit_texpr_set_fallback_allowed",
+                                           "_jit_pass_fuse_tensorexprs", "_jit_pass_fuse", "_jit_to_static_module",
+                                           "_fuse_to_static_module", "StaticModule")), \
+    ("torch._C._te", ("construct_codegen", "SimpleIREvaluator", "TensorExprKernel"))
 # Refused whenever the submission is on the stack, whoever calls them: torch's tensor printing takes
 # every mode (the harness's monitor too) off the stack, then reads the values and calls the
 # submission back (a str subclass's __radd__), all unseen
@@ -138,7 +154,9 @@ REFUSED_WITH_SUBMISSION_ON_STACK = frozenset({"torch.utils._python_dispatch._dis
                                               "torch.utils._python_dispatch._pop_mode",
                                               f"torch._C.{JITERATOR_LAUNCH}",
                                               "torch._C._construct_storage_from_data_pointer",
-                                              *(f"torch._C.{name}" for name in GPU_MEMORY_LIMIT_SETTERS)})
+                                              *(f"torch._C.{name}" for name in GPU_MEMORY_LIMIT_SETTERS),
+                                              *(f"{module}.{name}" for module, names in TORCHSCRIPT_NATIVE_RUNNERS
+                                                for name in names)})
 # Why a proxied primitive is refused to the submission, where the general reason does not say it
 PROXY_REASONS = {f"torch._C.{JITERATOR_LAUNCH}": "torch.cuda.jiterator compiles and launches CUDA code of the "
                  "caller's, not Triton's, below the harness's monitors",
@@ -155,6 +173,8 @@ PROXY_REASONS = {f"torch._C.{JITERATOR_LAUNCH}": "torch.cuda.jiterator compiles 
                  **dict.fromkeys((f"torch._C.{name}" for name in GPU_MEMORY_LIMIT_SETTERS),
                                  "the harness caps the GPU memory a worker may take at its share of the run's "
                                  "budget: its judge and other jobs need the rest"),
+                 **{f"{module}.{name}": "TorchScript's fusers, Static Runtime and NNC run operators natively, "
+                    "below the harness's monitor" for module, names in TORCHSCRIPT_NATIVE_RUNNERS for name in names},
                  "gc.set_debug": "with DEBUG_SAVEALL the collector keeps every unreachable object in gc.garbage, "
                  "frames among them, with no audit event (a frame's f_back leads to the harness's)",
                  **dict.fromkeys(("os.memfd_create", "posix.memfd_create"),
@@ -424,6 +444,8 @@ def _proxied_names() -> list[tuple[str, str]]:
              ("torch._C", "_construct_storage_from_data_pointer"),
              # the cap on the GPU memory the worker may take (gpu_memory_cap.py)
              *(("torch._C", name) for name in GPU_MEMORY_LIMIT_SETTERS),
+             # what runs TorchScript graphs or NNC code below the dispatcher
+             *((module, name) for module, names in TORCHSCRIPT_NATIVE_RUNNERS for name in names),
              # memory-backed files: memory outside the worker's address-space limit, in no directory
              ("os", "memfd_create"), ("posix", "memfd_create"),
              # pipes and socket pairs: kernel buffers outside that limit too (a pipe's grows to 1 MiB
@@ -435,6 +457,17 @@ def _proxied_names() -> list[tuple[str, str]]:
              # gc.garbage, a plain list, with no audit event on the way
              ("gc", "set_debug")]
     return [(m, a) for m, a in names if m in sys.modules and hasattr(sys.modules[m], a)]
+
+
+def torchscript_fusers_off() -> None:
+    """Switch TorchScript's fusers off in this process (TORCHSCRIPT_FUSERS_OFF): a scripted function
+    then runs operator by operator, each seen by the harness's monitor. Before the proxies: the
+    setters are refused from then on while the submission is on the stack."""
+    torch_c = getattr(sys.modules.get("torch"), "_C", None)
+    for name, value in TORCHSCRIPT_FUSERS_OFF:
+        setter = getattr(torch_c, name, None)
+        if setter is not None:
+            setter(value)
 
 
 def install_proxies() -> dict[str, Callable]:
@@ -508,7 +541,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     proxy_reasons, default_reason = dict(PROXY_REASONS), ("it would blind the harness's monitors, or run code of its "
                                                           "own at any moment: a thread, a signal handler")
     plain_data = plain_data_check() if "torch" in sys.modules else (lambda data, device: None)
-    read_fd = os.read
+    read_fd, own_pid = os.read, os.getpid
     codegen_files = frozenset(str(getattr(sys.modules.get(name), "__file__", "")) for name in CODEGEN_MODULES) - {""}
     # Triton's JIT writes each kernel's argument binder as source (create_function_from_signature)
     triton_jit = str(getattr(sys.modules.get("triton.runtime.jit"), "__file__", "")) or None
@@ -984,7 +1017,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
 
     own_reads = (function_code(read_file), function_code(resolved))
     decided = refused_events | {"open", fetch_event, "object.__setattr__", "object.__delattr__", "import",
-                                "compile", "exec", "marshal.loads", "marshal.load"}
+                                "compile", "exec", "marshal.loads", "marshal.load", "resource.prlimit"}
 
     def hook(event: str, args: tuple) -> None:
         # Fast exits first: attribute reads are audited on hot paths (Triton's launcher reads
@@ -1125,6 +1158,13 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 why = reached_for(frame, (what, "setattr", "delattr"), sets_attribute=True)
                 if why:
                     refuse(f"rebind {what} of a library type or function: {why}")
+        elif event == "resource.prlimit":
+            # another process's limits: the run's own (the CLI, its fork server, a trusted baseline) are
+            # of the same user, and a file-descriptor or CPU-time limit set there broke the run and
+            # other jobs (prlimit_on_trusted_processes.py); the worker's own limits it may read and lower
+            if args and args[0] not in (0, own_pid()):
+                refuse("set or read another process's resource limits (resource.prlimit with a pid "
+                       "other than the worker's own)")
         elif event == "import":
             name = args[0] if args else ""
             origin = args[1] if len_(args) > 1 else None

@@ -168,7 +168,8 @@ def run(job: dict, reporter: EventWriter) -> None:
     from harness.sandbox.gpu_trace import KernelTrace, triton_kernel_names
     from harness.sandbox.frozen_types import freeze_for_worker
     from harness.sandbox.guard import (CodeBarrier, arm, import_environment_check, install_proxies, policy_for,
-                                       record_no_lazy_call_stacks, scrub_modules, watch_dispatch_keys)
+                                       record_no_lazy_call_stacks, scrub_modules, torchscript_fusers_off,
+                                       watch_dispatch_keys)
     from harness.sandbox.integrity import STAND_IN_CODES, LaunchCounter, ModeStacks, ModuleSnapshot, TorchOpMonitor
     from harness.sandbox.launch_check import LaunchCheck
     from harness.task import get_task
@@ -211,6 +212,7 @@ def run(job: dict, reporter: EventWriter) -> None:
                               data_movement=data_movement, given=given, launch_record=launch_record,
                               inputs_given=bool(inputs))
     rules_sealed = seal_dispatch_rules((TorchOpMonitor,))  # (it runs a mode: before the proxies)
+    torchscript_fusers_off()
     originals = install_proxies()
     record_no_lazy_call_stacks()
     snapshot = ModuleSnapshot()
