@@ -134,13 +134,12 @@ GPU_MEMORY_LIMIT_SETTERS = ("_cuda_setMemoryFraction", "_accelerator_setAllocato
 TORCHSCRIPT_FUSERS_OFF = (("_jit_set_texpr_fuser_enabled", False), ("_jit_override_can_fuse_on_cpu", False),
                           ("_jit_override_can_fuse_on_cpu_legacy", False), ("_jit_override_can_fuse_on_gpu", False),
                           ("_jit_set_llga_enabled", False))
-TORCHSCRIPT_NATIVE_RUNNERS = ("torch._C", ("_jit_set_texpr_fuser_enabled", "_jit_override_can_fuse_on_cpu",
-                                           "_jit_override_can_fuse_on_cpu_legacy", "_jit_override_can_fuse_on_gpu",
-                                           "_jit_set_llga_enabled", "_jit_set_nvfuser_enabled",
-                                           "_jit_set_te_must_use_llvm_cpu", "_jit_texpr_set_fallback_allowed",
-                                           "_jit_pass_fuse_tensorexprs", "_jit_pass_fuse", "_jit_to_static_module",
-                                           "_fuse_to_static_module", "StaticModule")), \
-    ("torch._C._te", ("construct_codegen", "SimpleIREvaluator", "TensorExprKernel"))
+TORCHSCRIPT_NATIVE_RUNNERS = (
+    ("torch._C", ("_jit_set_texpr_fuser_enabled", "_jit_override_can_fuse_on_cpu", "_jit_override_can_fuse_on_cpu_legacy",
+                  "_jit_override_can_fuse_on_gpu", "_jit_set_llga_enabled", "_jit_set_nvfuser_enabled",
+                  "_jit_set_te_must_use_llvm_cpu", "_jit_texpr_set_fallback_allowed", "_jit_pass_fuse_tensorexprs",
+                  "_jit_pass_fuse", "_jit_to_static_module", "_fuse_to_static_module", "StaticModule")),
+    ("torch._C._te", ("construct_codegen", "SimpleIREvaluator", "TensorExprKernel")))
 # Refused whenever the submission is on the stack, whoever calls them: torch's tensor printing takes
 # every mode (the harness's monitor too) off the stack, then reads the values and calls the
 # submission back (a str subclass's __radd__), all unseen
@@ -1161,7 +1160,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         elif event == "resource.prlimit":
             # another process's limits: the run's own (the CLI, its fork server, a trusted baseline) are
             # of the same user, and a file-descriptor or CPU-time limit set there broke the run and
-            # other jobs (prlimit_on_trusted_processes.py); the worker's own limits it may read and lower
+            # other jobs (prlimit_on_trusted_processes.py); its own limits the worker may read and set within
+            # their hard limits
             if args and args[0] not in (0, own_pid()):
                 refuse("set or read another process's resource limits (resource.prlimit with a pid "
                        "other than the worker's own)")
