@@ -127,18 +127,17 @@ GPU_MEMORY_LIMIT_SETTERS = ("_cuda_setMemoryFraction", "_accelerator_setAllocato
                             "_cuda_cudaCachingAllocator_set_allocator_settings")
 # TorchScript's compilers that run a graph's operators natively, below the dispatcher (no mode sees
 # them): the tensor-expression fuser (NNC) and the legacy and oneDNN fusers, switched off in the worker
-# before the submission is imported (TORCHSCRIPT_FUSERS_OFF); the setters that would switch them back
-# on; the passes that fuse a graph by hand; Static Runtime, which calls each operator's kernel
-# directly; NNC's own Python bindings, a compute engine over raw buffers
-# (torchscript_fuser_relu.py, static_runtime_relu.py, nnc_ir_evaluator_relu.py)
-TORCHSCRIPT_FUSERS_OFF = (("_jit_set_texpr_fuser_enabled", False), ("_jit_override_can_fuse_on_cpu", False),
-                          ("_jit_override_can_fuse_on_cpu_legacy", False), ("_jit_override_can_fuse_on_gpu", False),
-                          ("_jit_set_llga_enabled", False))
+# before the submission is imported (TORCHSCRIPT_FUSER_SWITCHES, each called with False); those
+# switches and the other setters that would turn them back on; the passes that fuse a graph by hand;
+# Static Runtime, which calls each operator's kernel directly; NNC's own Python bindings, a compute
+# engine over raw buffers (torchscript_fuser_relu.py, static_runtime_relu.py, nnc_ir_evaluator_relu.py)
+TORCHSCRIPT_FUSER_SWITCHES = ("_jit_set_texpr_fuser_enabled", "_jit_override_can_fuse_on_cpu",
+                              "_jit_override_can_fuse_on_cpu_legacy", "_jit_override_can_fuse_on_gpu",
+                              "_jit_set_llga_enabled")
 TORCHSCRIPT_NATIVE_RUNNERS = (
-    ("torch._C", ("_jit_set_texpr_fuser_enabled", "_jit_override_can_fuse_on_cpu", "_jit_override_can_fuse_on_cpu_legacy",
-                  "_jit_override_can_fuse_on_gpu", "_jit_set_llga_enabled", "_jit_set_nvfuser_enabled",
-                  "_jit_set_te_must_use_llvm_cpu", "_jit_texpr_set_fallback_allowed", "_jit_pass_fuse_tensorexprs",
-                  "_jit_pass_fuse", "_jit_to_static_module", "_fuse_to_static_module", "StaticModule")),
+    ("torch._C", (*TORCHSCRIPT_FUSER_SWITCHES, "_jit_set_nvfuser_enabled", "_jit_set_te_must_use_llvm_cpu",
+                  "_jit_texpr_set_fallback_allowed", "_jit_pass_fuse_tensorexprs", "_jit_pass_fuse",
+                  "_jit_to_static_module", "_fuse_to_static_module", "StaticModule")),
     ("torch._C._te", ("construct_codegen", "SimpleIREvaluator", "TensorExprKernel")))
 # Refused whenever the submission is on the stack, whoever calls them: torch's tensor printing takes
 # every mode (the harness's monitor too) off the stack, then reads the values and calls the
@@ -459,14 +458,14 @@ def _proxied_names() -> list[tuple[str, str]]:
 
 
 def torchscript_fusers_off() -> None:
-    """Switch TorchScript's fusers off in this process (TORCHSCRIPT_FUSERS_OFF): a scripted function
-    then runs operator by operator, each seen by the harness's monitor. Before the proxies: the
-    setters are refused from then on while the submission is on the stack."""
+    """Switch TorchScript's fusers off in this process (TORCHSCRIPT_FUSER_SWITCHES): a scripted
+    function then runs operator by operator, each seen by the harness's monitor. Before the proxies:
+    the switches are refused from then on while the submission is on the stack."""
     torch_c = getattr(sys.modules.get("torch"), "_C", None)
-    for name, value in TORCHSCRIPT_FUSERS_OFF:
-        setter = getattr(torch_c, name, None)
-        if setter is not None:
-            setter(value)
+    for name in TORCHSCRIPT_FUSER_SWITCHES:
+        switch = getattr(torch_c, name, None)
+        if switch is not None:
+            switch(False)
 
 
 def install_proxies() -> dict[str, Callable]:
