@@ -47,6 +47,8 @@
 #   PART=attacks bash benchmarks/device_verify_guards.sh    (call_exe, then the adversarial step: 520 s)
 #   bash benchmarks/device_verify_guards.sh                 (corpus, perf GPU tests: 270 s)
 #   PART=short bash benchmarks/device_verify_guards.sh      (call_exe and the random statistics' GPU test: 150 s)
+#   PART=entries ENTRIES="name ..." bash benchmarks/device_verify_guards.sh   (those tests/adversarial entries
+#        run as Activation/relu.py beside the honest solution, natively, then the adversarial GPU tests: 400 s)
 #   (on the device: $OUT set, packages on PYTHONPATH)
 # Session 15 (2026-12-06, no device could be had): timed perf inputs mixed from both input sets by
 # keyed coins (perf/server.py _mix_into: torch.Tensor.random_ on a CUDA generator, torch.where) have
@@ -64,7 +66,25 @@
 set -uo pipefail
 . "$(dirname "$0")/device_lib.sh"
 run_dir verify_guards
-if [ "${PART:-}" = short ]; then  # what fits a machine's last minutes: honest solutions and the random statistics
+if [ "${PART:-}" = entries ]; then  # named corpus entries (ENTRIES, as Activation/relu.py) natively, then the GPU perf and blinding tests
+  python3 - "$R/entries.jsonl" $ENTRIES <<'PY'
+import json, sys
+with open(sys.argv[1], "w") as out:
+    for i, name in enumerate(sys.argv[2:] + ["honest"]):
+        path = "solutions/Activation/relu.py" if name == "honest" else f"tests/adversarial/{name}.py"
+        out.write(json.dumps({"file": "Activation/relu.py", "predict": open(path).read(), "sample_id": i}) + "\n")
+PY
+  step entries 150 python3 -m harness.cli eval "$R/entries.jsonl" --out "$R/entries" -q --no-perf
+  python3 - "$R/entries/metrics.json" $ENTRIES honest <<'PY'
+import json, sys
+names = sys.argv[2:]
+for rec in sorted(json.load(open(sys.argv[1])), key=lambda r: r["sample_id"]):
+    print(names[rec["sample_id"]], rec["verdict"], (rec["call"]["detail"] + " | " + rec["exe"]["detail"])[:400].replace("\n", " "))
+PY
+  tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
+  step gpu_attacks "${GPU_ATTACKS_S:-240}" python3 -m pytest -q -p no:cacheprovider -rfEs -m gpu tests/test_adversarial.py
+  tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
+elif [ "${PART:-}" = short ]; then  # what fits a machine's last minutes: honest solutions and the random statistics
   step call_exe 90 python3 benchmarks/throughput.py --out "$R/tp" --parts call_exe --suite-timeout 80
   tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
   step gpu_statistics 60 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_random_statistics.py tests/test_sampled_results.py -m gpu

@@ -30,9 +30,11 @@ def _as_tensor(x: Any) -> torch.Tensor | None:
 
 def _what(value: Any) -> str:
     """A value's kind for a message: a placeholder the worker saved for a value it does not read
-    ("<a value of type X>", harness/invoke.py) names that type, not str."""
+    ("<a value of type X>", "<a tensor of dtype D>": harness/invoke.py) names it, not str."""
     if isinstance(value, str) and value.startswith("<a value of type ") and value.endswith(">"):
         return value[1:-1] + " (return tensors, numbers, or tuples, lists or dicts of them)"
+    if isinstance(value, str) and value.startswith("<a tensor of dtype ") and value.endswith(">"):
+        return value[1:-1]
     return type(value).__name__
 
 

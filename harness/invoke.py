@@ -97,6 +97,10 @@ class TooManyValues(ValueError):
 # a call that returns more is wrong anyway, and saving and judging them all would cost the harness.
 MAX_VALUES = 10_000
 _SCALARS = frozenset({bool, int, float, str, complex, type(None), torch.dtype, torch.device, torch.Size})
+# Sub-byte integer dtypes torch.save cannot write (no task's output is one): a result of one becomes a
+# placeholder, judged a mismatch, rather than failing the harness's save of the call's outputs
+_UNSAVABLE_DTYPES = frozenset(getattr(torch, f"{kind}{bits}") for kind in ("int", "uint") for bits in range(1, 8)
+                              if hasattr(torch, f"{kind}{bits}"))
 
 
 def _plain(obj: Any, budget: list[int]) -> Any:
@@ -113,6 +117,8 @@ def _plain(obj: Any, budget: list[int]) -> Any:
         hidden = shadowed(obj)
         if hidden:  # its own detach would hand back whatever the submission put there
             raise ForeignValue(shadowing_message(hidden))
+        if obj.dtype in _UNSAVABLE_DTYPES:
+            return f"<a tensor of dtype {obj.dtype}>"
         return _DETACH(obj)
     if issubclass(kind, torch.Tensor):
         raise ForeignValue(f"tampering: a value of type {_name(kind)!r}, a torch.Tensor subclass (return plain tensors)")

@@ -115,6 +115,17 @@ EXPECTED = {
     # no closure holds the launch counter any more (the stand-ins reach it through the guard's hook):
     # the count stays at zero
     "forge_launch_count": ("integrity", "exe", "no_triton_launch"),
+    # a launch whose grid is empty runs no program and counts as none (CPU mode; natively the host
+    # copy these make is refused first), also when the submission tells the interpreter a program started
+    "empty_grid_beside_numpy_work": ("integrity", None, ("no_triton_launch", "host<->device")),
+    "empty_grid_program_start_forged": ("integrity", None, ("no_triton_launch", "host<->device")),
+    # PyTorch work on a native thread of its own pool (TorchScript's fork), under the dispatch state
+    # of import or of an earlier call; and the monitor reached through a frame-evaluation callback
+    "jit_fork_native_thread": ("integrity", "call", "native thread(s) of PyTorch's task pool"),
+    "jit_fork_fed_in_later_calls": ("integrity", None, "native thread(s) of PyTorch's task pool"),
+    "eval_frame_callback_clears_monitor": ("integrity", "call", "set_eval_frame with a callback"),
+    # a result torch.save cannot write (a sub-byte dtype) is the submission's mismatch, not tampering
+    "sub_byte_dtype_output": ("wrong", None, "a tensor of dtype torch.int1"),
     # code of the submission's run after the monitors stop, or work they allow one element at a time
     "tensor_subclass_output": ("integrity", "call", "torch.Tensor subclass"),
     "function_mode_left_active": ("integrity", "call", "torch-function mode"),
@@ -718,13 +729,15 @@ def _evaluate(tmp: Path, names, *options: str) -> dict[int, dict]:
     return {m["sample_id"]: m for m in json.loads((tmp / "out" / "metrics.json").read_text())}
 
 
-# Run beside the perf forgeries: a cache keyed by a few input values, and the honest solution
-CACHE_ATTACK = "perf_skip_when_timed"
+# Run beside the perf forgeries, each timed no faster than the honest solution in the same run: a
+# cache keyed by a few input values, and a wrapper that answers a re-measured repetition from its
+# first attempt (perf/timing.py)
+SPEED_ATTACKS = ("perf_skip_when_timed", "perf_remeasure_replays_its_answer")
 
 
 @pytest.fixture(scope="module")
 def perf_attack_run(tmp_path_factory):
-    return _evaluate(tmp_path_factory.mktemp("adversarial-perf"), [*PERF_ATTACKS, CACHE_ATTACK, "honest"],
+    return _evaluate(tmp_path_factory.mktemp("adversarial-perf"), [*PERF_ATTACKS, *SPEED_ATTACKS, "honest"],
                      "--workers", "2")
 
 
@@ -950,13 +963,15 @@ def test_perf_forgery_is_not_a_speedup(perf_attack_run, name):
 
 
 @pytest.mark.gpu
-def test_a_cache_keyed_by_input_values_gains_nothing(perf_attack_run):
-    """Every timed repetition's inputs are arranged anew (perf/server.py), so a wrapper that keys
-    results by a few sampled values never finds one: it is timed doing the work, plus its own host
-    reads, and is no faster than the honest kernel in the same run (or, were it faster than
-    physics allows, caught)."""
-    names = [*PERF_ATTACKS, CACHE_ATTACK, "honest"]
-    attack, honest = perf_attack_run[names.index(CACHE_ATTACK)], perf_attack_run[names.index("honest")]
+@pytest.mark.parametrize("name", SPEED_ATTACKS)
+def test_answers_kept_from_inputs_seen_before_gain_nothing(perf_attack_run, name):
+    """Every timed repetition's inputs, and every re-measured attempt's, are arranged anew
+    (perf/server.py), so a wrapper that keys results by a few sampled values, or answers a re-measure
+    from the attempt it made slow, never finds its answer: it is timed doing the work, plus its own
+    probes, and is no faster than the honest kernel in the same run (or, were it faster than physics
+    allows, caught)."""
+    names = [*PERF_ATTACKS, *SPEED_ATTACKS, "honest"]
+    attack, honest = perf_attack_run[names.index(name)], perf_attack_run[names.index("honest")]
     assert honest["verdict"] == "ok" and attack["exe"]["status"] == "ok"
     if attack["verdict"] == "integrity":
         assert "faster_than_roofline" in attack["perf"]["detail"]

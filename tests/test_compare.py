@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import torch
 
 from harness.compare import compare_outputs, compare_tensors, judge_call
@@ -153,6 +154,21 @@ def test_a_value_the_worker_did_not_read_is_named_by_its_type_not_as_a_string():
     msg = compare_outputs("<a value of type Holder>", (torch.ones(1), torch.ones(1)))
     assert "got a value of type Holder" in msg and "got str" not in msg
     assert "got a value of type Holder" in compare_outputs("<a value of type Holder>", torch.ones(1))
+
+
+def test_a_result_of_a_dtype_the_harness_cannot_save_is_a_mismatch_named_by_its_dtype():
+    """torch.save cannot write the sub-byte integer dtypes: such a result is kept as a placeholder
+    (harness/invoke.py), judged a mismatch that names the dtype, not a failure of the harness's save
+    (which the worker would report as tampering)."""
+    from harness.invoke import CallRecord, call_case
+    from harness.taskdef import Case
+
+    if not hasattr(torch, "int1"):
+        pytest.skip("this torch has no sub-byte integer dtypes")
+    record = call_case(lambda x: torch.empty(3, dtype=torch.int1), Case("c", torch.ones(3)))
+    saved = CallRecord.from_payload(record.to_payload())
+    msg = compare_outputs(saved.output, torch.ones(3))
+    assert msg and "a tensor of dtype torch.int1" in msg, msg
 
 
 def test_an_out_argument_holding_the_output_is_judged_by_the_tasks_own_check():

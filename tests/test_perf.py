@@ -118,17 +118,33 @@ def test_a_repetition_whose_launch_outlasts_the_spin_is_measured_again_with_a_lo
     timer = _gpu_timer_on_host_clock()
     slow_calls = iter([True])  # the first call is slow to issue (a descheduled thread), then fast
     fn = _counting(lambda: time.sleep(0.040) if next(slow_calls, False) else None)
-    ms = timer.time(fn, lambda i: None, reps=3)
+    ms = timer.time(fn, lambda i, attempt: None, reps=3)
     assert max(ms) < 20.0, ms  # the 40 ms repetition was not kept
     assert fn.calls == 4  # measured again once
     assert timer._spin_cycles == SPIN_CYCLES  # a one-off delay lengthens no later spin
     assert timer.take_host_bound() == 0  # every time kept is the GPU's alone
 
 
+def test_a_repetition_measured_again_loads_inputs_of_its_own_and_its_kept_attempt_is_named():
+    """A re-measure loads other inputs than the attempt it replaces (attempt 1, 2, ...): a wrapper
+    that made its first attempt slow on purpose (a synchronize) and answered the second from what
+    the first computed was timed at a fraction of its kernel's time with every result right
+    (perf_remeasure_replays_its_answer.py). The attempt whose time is kept is the one ``after``
+    hears of, so the judge can rebuild its inputs."""
+    timer = _gpu_timer_on_host_clock()
+    slow_calls = iter([True])
+    fn = _counting(lambda: time.sleep(0.040) if next(slow_calls, False) else None)
+    loaded, heard = [], []
+    timer.time(fn, lambda i, attempt: loaded.append((i, attempt)), reps=3,
+               after=lambda i, result, attempt: heard.append((i, attempt)))
+    assert loaded == [(0, 0), (0, 1), (1, 0), (2, 0)]
+    assert heard == [(0, 1), (1, 0), (2, 0)]
+
+
 def test_a_wrapper_always_slow_to_issue_is_measured_again_only_once():
     timer = _gpu_timer_on_host_clock()
     fn = _counting(lambda: time.sleep(0.020))  # ten times the default spin
-    ms = timer.time(fn, lambda i: None, reps=4)
+    ms = timer.time(fn, lambda i, attempt: None, reps=4)
     assert len(ms) == 4 and fn.calls == 5  # later repetitions start with a spin that outlasts the issue
     assert timer._spin_cycles > 4 * SPIN_CYCLES
     assert timer.take_host_bound() == 0
@@ -138,11 +154,11 @@ def test_the_garbage_collector_is_paused_while_calls_are_timed_and_restored_afte
     import gc
     seen = []
     for timer in (_gpu_timer_on_host_clock(), EventTimer(torch.device("cpu"))):
-        timer.time(lambda: seen.append(gc.isenabled()), lambda i: None, reps=3)
+        timer.time(lambda: seen.append(gc.isenabled()), lambda i, attempt: None, reps=3)
     assert len(seen) >= 6 and not any(seen) and gc.isenabled()
     gc.disable()  # a process that had it off keeps it off
     try:
-        EventTimer(torch.device("cpu")).time(lambda: None, lambda i: None, reps=1)
+        EventTimer(torch.device("cpu")).time(lambda: None, lambda i, attempt: None, reps=1)
         assert not gc.isenabled()
     finally:
         gc.enable()
@@ -152,7 +168,7 @@ def test_a_wrapper_always_slower_than_the_longest_spin_is_timed_as_it_is():
     timer = _gpu_timer_on_host_clock()
     timer._spin_cycles = MAX_SPIN_CYCLES
     fn = _counting(lambda: time.sleep(0.400))  # the longest spin lasts 320 ms here
-    ms = timer.time(fn, lambda i: None, reps=2)
+    ms = timer.time(fn, lambda i, attempt: None, reps=2)
     assert len(ms) == 2 and min(ms) >= 400.0 and fn.calls == 2
     assert timer._spin_cycles == MAX_SPIN_CYCLES
     assert timer.take_host_bound() == 2 and timer.take_host_bound() == 0  # counted, then reset
@@ -524,9 +540,9 @@ def test_a_call_of_thousands_of_launches_is_timed_with_host_time_and_says_so():
     def many():
         for _ in range(20000):  # microseconds of host time each: far more than the longest spin (16 ms)
             cell.add_(1)
-    timer.time(many, lambda i: None, reps=3)
+    timer.time(many, lambda i, attempt: None, reps=3)
     assert timer.take_host_bound() == 3
-    timer.time(lambda: cell.add_(1), lambda i: None, reps=5)
+    timer.time(lambda: cell.add_(1), lambda i, attempt: None, reps=5)
     assert timer.take_host_bound() == 0
 
 
@@ -618,7 +634,26 @@ def test_a_timing_reply_that_no_clock_gives_is_integrity(ms):
         _time_side(candidate, None, 0, "candidate", 2, 0, deadline=0.0, keep=None)
     assert failure.value.result.status == "integrity", failure.value.result
     good = SimpleNamespace(request=lambda command, expected, deadline: {"event": "times", "ms": [0.0, 2]})
-    assert _time_side(good, None, 0, "candidate", 2, 0, deadline=0.0, keep=None) == ([0.0, 2.0], 0)
+    assert _time_side(good, None, 0, "candidate", 2, 0, deadline=0.0, keep=None) == ([0.0, 2.0], 0, 0)
+
+
+@pytest.mark.parametrize("attempt", [None, -1, 3, 1.0, True, "1"])
+def test_a_kept_repetition_must_name_which_of_its_measurements_was_kept(attempt):
+    """The baseline judges the kept timed repetition on the inputs of its kept measurement (a
+    re-measure loads inputs of its own: perf/timing.py), so the candidate's reply names it: one
+    that does not, or names none the timer makes, is a protocol failure."""
+    from types import SimpleNamespace
+
+    from harness.run.perf_stage import PerfFailure, _time_side
+
+    reply = {"event": "times", "ms": [1.0, 2.0], "kept_attempt": attempt}
+    candidate = SimpleNamespace(request=lambda command, expected, deadline: reply)
+    with pytest.raises(PerfFailure) as failure:
+        _time_side(candidate, None, 0, "candidate", 2, 4, deadline=0.0, keep=5)
+    assert failure.value.result.status == "integrity" and "measurements" in failure.value.result.detail
+    reply["kept_attempt"] = 2
+    assert _time_side(candidate, None, 0, "candidate", 2, 4, deadline=0.0, keep=5) == ([1.0, 2.0], 0, 2)
+    assert _time_side(candidate, None, 0, "candidate", 2, 4, deadline=0.0, keep=None)[2] == 0
 
 
 def test_what_a_process_reports_of_its_seconds_and_memory_is_bounded():

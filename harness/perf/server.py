@@ -17,9 +17,10 @@ Commands (JSON lines on stdin) and replies (events on the report pipe):
                                      baseline draws ``digest_key`` and finds ``mutates`` per case, the
                                      arguments its reference changes, and sends both in its reply; the
                                      parent passes them on to the candidate: harness/kept.py)
-``time`` {case, side, reps, first, keep} -> ``times`` {ms: [...]} (repetition ``keep``'s result is kept)
-``check`` {case, side, timed_rep}  -> ``checked`` (the check-set call, kept in memory; the baseline also
-                                     calls on the inputs of repetition ``timed_rep``)
+``time`` {case, side, reps, first, keep} -> ``times`` {ms: [...], kept_attempt} (repetition ``keep``'s
+                                     result is kept; ``kept_attempt``: which of its measurements, perf/timing.py)
+``check`` {case, side, timed_rep, timed_attempt} -> ``checked`` (the check-set call, kept in memory; the
+                                     baseline also calls on the inputs of that timed repetition's attempt)
 ``save`` {case, path, which, release, sample_key} -> ``saved`` {sealed} (candidate: kept result written to
                                      a sealed file, its large leaves at the positions ``sample_key`` draws
                                      (sampled_results.py); where none can be made, to ``path``: ``saved``
@@ -170,9 +171,11 @@ class RotatingCase:
             _mix_into(*flat, _offset(label, _NUMEL(dst)) if self._mix == ELEMENTS else 0,
                       self._coins.manual_seed(_offset(f"{label}:coins", 1 << 62)))
 
-    def loader(self, phase: str = "timed") -> Callable[[int], None]:
-        """``rep -> load`` for repetition ``rep`` of ``phase`` (each phase has its own offsets)."""
-        return lambda rep: self.load(rep % len(self.sets), f"{phase}:{rep}")
+    def loader(self, phase: str = "timed") -> Callable[..., None]:
+        """``(rep, attempt=0) -> load`` for repetition ``rep`` of ``phase`` (each phase has its own
+        offsets), and each time it is measured again (``attempt``, perf/timing.py) offsets of its own."""
+        return lambda rep, attempt=0: self.load(rep % len(self.sets),
+                                                f"{phase}:{rep}" + (f":again{attempt}" if attempt else ""))
 
     def call(self, fn: Callable[..., Any]) -> Any:
         return fn(*self.buffers.args, **self.buffers.kwargs)
@@ -448,8 +451,9 @@ class PerfServer:
         keep = command.get("keep")
         before = arguments_of(case.buffers)
         keeping = [0.0]  # seconds spent keeping the judged repetition (inside the timer's loop)
+        kept_attempt: list[int] = []  # which measurement of it was kept (its inputs, for the judge)
 
-        def after(rep: int, output: Any) -> None:
+        def after(rep: int, output: Any, attempt: int) -> None:
             # before anything reads the result: a torch mode the call left on the stack would run
             # the submission's code at the harness's next torch call (work done after the clock
             # stopped), then leave unseen
@@ -463,6 +467,7 @@ class PerfServer:
             if rep == keep:
                 clock = time.perf_counter()
                 self._timed[index] = self._kept(record_of(output, before), index)
+                kept_attempt.append(attempt)
                 keeping[0] += time.perf_counter() - clock
 
         # none of the submission's code may run but its timed calls themselves: a clock or any other
@@ -501,6 +506,7 @@ class PerfServer:
         spent = {"repetitions": timer_s - keeping[0], "keeping": keeping[0], "checking": now - clock}
         spent["other"] = max(0.0, now - started - sum(spent.values()))
         self.emit(protocol.TIMES, ms=ms, host_bound=self.timer.take_host_bound(),
+                  kept_attempt=kept_attempt[0] if kept_attempt else None,
                   spent={k: round(v, 6) for k, v in spent.items()})
 
     def _cmd_check(self, command: dict) -> None:
@@ -509,7 +515,7 @@ class PerfServer:
         index = int(command["case"])
         case = self.cases[index]
         if self.trusted and command.get("timed_rep") is not None:  # the reference for the kept timed call
-            case.loader()(int(command["timed_rep"]))
+            case.loader()(int(command["timed_rep"]), int(command.get("timed_attempt") or 0))
             if self.task.custom_check:  # it reads the inputs: keep that repetition's (rolled) ones
                 self._timed_inputs[index] = clone_case(case.buffers)
             self._timed[index] = self._kept(call_case(self.sides[command["side"]], case.buffers), index)

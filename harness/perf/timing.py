@@ -6,8 +6,10 @@ untimed), queue a short spin kernel (so host-side launch overhead is hidden), re
 on every other stream the call launched Triton kernels on (so work moved to a side stream is timed
 with it), then synchronize the whole device before the next repetition. A repetition whose call took
 the host longer to issue than the spin lasts (a descheduled thread, a slow wrapper) may have left the
-GPU waiting inside the timed interval: it is measured again with a longer spin. Times are the median
-over many repetitions, with the interquartile range as the spread.
+GPU waiting inside the timed interval: it is measured again with a longer spin, on inputs of its
+own (a wrapper that made its first attempt slow on purpose must not answer the next from what that
+attempt computed: perf_remeasure_replays_its_answer.py). Times are the median over many
+repetitions, with the interquartile range as the spread.
 """
 
 from __future__ import annotations
@@ -166,11 +168,12 @@ class EventTimer:
         if self.on_gpu:
             self._sync(self.device)
 
-    def time(self, fn: Callable[[], Any], prepare: Callable[[int], None], reps: int, first: int = 0,
-             after: Callable[[int, Any], None] = lambda rep, result: None) -> list[float]:
-        """Milliseconds of ``fn()`` for repetitions ``first .. first+reps-1``; ``prepare(i)`` runs
-        untimed before repetition ``i`` (loads its inputs), ``after(i, result)`` untimed after it
-        (with the device idle). Python's cyclic garbage collector is paused meanwhile (as ``timeit``
+    def time(self, fn: Callable[[], Any], prepare: Callable[[int, int], None], reps: int, first: int = 0,
+             after: Callable[[int, Any, int], None] = lambda rep, result, attempt: None) -> list[float]:
+        """Milliseconds of ``fn()`` for repetitions ``first .. first+reps-1``; ``prepare(i, attempt)``
+        runs untimed before attempt ``attempt`` of repetition ``i`` (loads its inputs: 0 first, then
+        one for each time it is measured again, see :data:`REMEASURE_ATTEMPTS`), ``after(i, result,
+        attempt)`` untimed after the attempt whose time is kept (with the device idle). Python's cyclic garbage collector is paused meanwhile (as ``timeit``
         does): a full collection in a process that imported torch, Triton and the tasks took 0.11 s
         on a 2-core CI-class CPU, and one that lands inside a host-bound repetition (a call of
         thousands of launches) makes that repetition an outlier."""
@@ -179,24 +182,24 @@ class EventTimer:
                 return self._time_on_host(fn, prepare, reps, first, after)
             return self._time_on_gpu(fn, prepare, reps, first, after)
 
-    def _time_on_gpu(self, fn: Callable[[], Any], prepare: Callable[[int], None], reps: int, first: int,
-                     after: Callable[[int, Any], None]) -> list[float]:
+    def _time_on_gpu(self, fn: Callable[[], Any], prepare: Callable[[int, int], None], reps: int, first: int,
+                     after: Callable[[int, Any, int], None]) -> list[float]:
         times = []
         self.sync()
         current = self._current_stream(self.device)
         self._note_streams(current)  # streams of the warm-up calls
         for i in range(first, first + reps):
             cycles = self._spin_cycles
-            for _ in range(REMEASURE_ATTEMPTS):
+            for attempt in range(REMEASURE_ATTEMPTS):
                 # an earlier attempt's result let go before the next call: whoever holds it (the
                 # candidate's server) frees it when it chooses (see PerfServer._cmd_time)
                 result = None
-                ms, issue_ms, spin_ms, result = self._one_repetition(fn, prepare, i, current, cycles)
+                ms, issue_ms, spin_ms, result = self._one_repetition(fn, prepare, i, attempt, current, cycles)
                 if self._sleep is None or issue_ms <= spin_ms or cycles >= MAX_SPIN_CYCLES:
                     break
                 cycles = self._cycles_lasting(2.0 * issue_ms, cycles, spin_ms)
             self._host_bound += self._sleep is not None and issue_ms > spin_ms
-            after(i, result)
+            after(i, result, attempt)
             del result
             times.append(ms)
             # The next repetition's spin lasts twice this one's issue time: a wrapper that is always slow
@@ -204,11 +207,12 @@ class EventTimer:
             self._spin_cycles = max(SPIN_CYCLES, self._cycles_lasting(2.0 * issue_ms, cycles, spin_ms))
         return times
 
-    def _one_repetition(self, fn: Callable[[], Any], prepare: Callable[[int], None], i: int, current: Any,
-                        spin_cycles: int) -> tuple[float, float, float, Any]:
-        """GPU milliseconds of one call, the host milliseconds it took to issue it, the GPU
-        milliseconds of the spin before it, and what the call returned."""
-        prepare(i)
+    def _one_repetition(self, fn: Callable[[], Any], prepare: Callable[[int, int], None], i: int, attempt: int,
+                        current: Any, spin_cycles: int) -> tuple[float, float, float, Any]:
+        """GPU milliseconds of one call (attempt ``attempt`` of repetition ``i``), the host
+        milliseconds it took to issue it, the GPU milliseconds of the spin before it, and what the
+        call returned."""
+        prepare(i, attempt)
         self._flush()
         # every event recorded on the stream named here (``record()`` alone asks torch.cuda's
         # current_stream, a module attribute, at each call)
@@ -252,15 +256,15 @@ class EventTimer:
         return streams
 
     @staticmethod
-    def _time_on_host(fn: Callable[[], Any], prepare: Callable[[int], None], reps: int, first: int,
-                      after: Callable[[int, Any], None]) -> list[float]:
+    def _time_on_host(fn: Callable[[], Any], prepare: Callable[[int, int], None], reps: int, first: int,
+                      after: Callable[[int, Any, int], None]) -> list[float]:
         times = []
         for i in range(first, first + reps):
-            prepare(i)
+            prepare(i, 0)
             start = _PERF_COUNTER()
             result = fn()
             times.append((_PERF_COUNTER() - start) * 1e3)
-            after(i, result)
+            after(i, result, 0)
             del result  # (as on the GPU: whoever holds it frees it)
         return times
 
@@ -312,6 +316,6 @@ def gpu_probe(device: torch.device) -> Callable[[], float]:
     return probe
 
 
-def estimate_ms(timer: EventTimer, fn: Callable[[], Any], prepare: Callable[[int], None], calls: int = 3) -> float:
+def estimate_ms(timer: EventTimer, fn: Callable[[], Any], prepare: Callable[[int, int], None], calls: int = 3) -> float:
     """Median of a few timed calls (after the caller's warm-up), used to size the rounds."""
     return statistics.median(timer.time(fn, prepare, calls))

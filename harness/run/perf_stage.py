@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 from harness import protocol
 from harness.config import StageLimits
-from harness.perf.timing import precise_enough, reps_per_round
+from harness.perf.timing import REMEASURE_ATTEMPTS, precise_enough, reps_per_round
 from harness.protocol import CANDIDATE
 from harness.run.judge import crash_text, library_kernels, names_in
 from harness.run.process import WorkerProcess
@@ -194,7 +194,7 @@ def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[d
         samples: dict[str, list[float]] = {side: [] for side in estimates}
         host_bound = dict.fromkeys(estimates, 0)  # repetitions whose time includes host time (diagnostic)
         reps = {side: reps_per_round(ms) for side, ms in estimates.items()}
-        rounds = kept = 0
+        rounds = kept = kept_attempt = 0
         kept_reps: list[int] = []  # every repetition kept in turn (a reservoir of one: each replaced the last)
         while not precise_enough(samples, rounds):
             order = list(estimates) if rounds % 2 == 0 else list(reversed(estimates))
@@ -203,16 +203,17 @@ def _timed(candidate: WorkerProcess, baseline: WorkerProcess, base_cases: list[d
                 keep = replace_kept(first, reps[side]) if side == CANDIDATE else None
                 kept = kept if keep is None else keep
                 kept_reps += [] if keep is None else [keep]
-                times, bound = _time_side(candidate, baseline, index, side, reps[side], first, deadline, keep=keep,
-                                          spent=spent)
+                times, bound, attempt = _time_side(candidate, baseline, index, side, reps[side], first, deadline,
+                                                   keep=keep, spent=spent)
+                kept_attempt = kept_attempt if keep is None else attempt
                 samples[side] += times
                 host_bound[side] += bound
             rounds += 1
         clock = time.monotonic()
-        check_busy_ms = _check_call(candidate, baseline, index, deadline, kept)
+        check_busy_ms = _check_call(candidate, baseline, index, deadline, kept, kept_attempt)
         checks_s += time.monotonic() - clock
         cases.append({**base, "candidate_first_call_s": cand["first_call_s"][CANDIDATE], "samples_ms": samples,
-                      "rounds": rounds, "host_bound_reps": host_bound, "kept_rep": kept,
+                      "rounds": rounds, "host_bound_reps": host_bound, "kept_rep": kept, "kept_attempt": kept_attempt,
                       "kept_reps": kept_reps, "check_gpu_busy_ms": check_busy_ms})
     return {"cases": cases, "rounds": max((c["rounds"] for c in cases), default=0), "check_calls_s": round(checks_s, 3),
             "spent_s": spent,
@@ -235,10 +236,13 @@ def replace_kept(first: int, reps: int, draw: random.Random = _KEPT_REP) -> int 
 
 def _time_side(candidate: WorkerProcess, baseline: WorkerProcess, case: int, side: str, reps: int,
                first: int, deadline: float, keep: int | None = None,
-               spent: dict[str, float] | None = None) -> tuple[list[float], int]:
-    """One side's timed repetitions: their milliseconds, and how many of them include host time
+               spent: dict[str, float] | None = None) -> tuple[list[float], int, int]:
+    """One side's timed repetitions: their milliseconds, how many of them include host time
     (``EventTimer.take_host_bound``; the candidate's count is its own process's word, kept as a
-    diagnostic only). Adds to ``spent`` the request's seconds (``<side>_requests``: the round trip,
+    diagnostic only), and which measurement of repetition ``keep`` was kept (0 but where it was
+    measured again on inputs of its own: perf/timing.py; the baseline loads that attempt's inputs for
+    its reference, so a wrong word only gets the result judged against other inputs). Adds to
+    ``spent`` the request's seconds (``<side>_requests``: the round trip,
     for the baselines with stopping and continuing the candidate) and the parts the process
     reports of them (``<side>_<part>``, :data:`TIMING_PARTS`)."""
     command = {"cmd": protocol.CMD_TIME, "case": case, "side": side, "reps": reps, "first": first}
@@ -259,8 +263,13 @@ def _time_side(candidate: WorkerProcess, baseline: WorkerProcess, case: int, sid
             shown = wrong[0]
             raise PerfFailure(StageResult(INTEGRITY, f"tampering: timing case {case} measured {str(shown)[:40]} ms "
                                                      "for a repetition (the clock was not the harness's)"))
+        attempt = event.get("kept_attempt")
+        if keep is not None and first <= keep < first + reps and not (
+                type(attempt) is int and 0 <= attempt < REMEASURE_ATTEMPTS):
+            raise PerfFailure(StageResult(INTEGRITY, f"protocol: timing case {case} kept repetition {keep} "
+                                                     f"without saying which of its measurements ({str(attempt)[:40]})"))
         _add_reported(spent, event.get("spent"), TIMING_PARTS, f"{side}_")
-        return [float(x) for x in event["ms"]], _count(event.get("host_bound"))
+        return [float(x) for x in event["ms"]], _count(event.get("host_bound")), attempt if keep is not None else 0
     candidate.pause()
     try:
         event = baseline.request(command, protocol.TIMES, _for_baseline(baseline, deadline))
@@ -270,7 +279,7 @@ def _time_side(candidate: WorkerProcess, baseline: WorkerProcess, case: int, sid
     if event is None or event.get("event") != protocol.TIMES:
         raise _baseline_failed(baseline, event, f"timing {side} on case {case}")
     _add_reported(spent, event.get("spent"), TIMING_PARTS, f"{side}_")
-    return [float(x) for x in event["ms"]], _count(event.get("host_bound"))
+    return [float(x) for x in event["ms"]], _count(event.get("host_bound")), 0
 
 
 def _count(value: Any) -> int:
@@ -278,9 +287,10 @@ def _count(value: Any) -> int:
 
 
 def _check_call(candidate: WorkerProcess, baseline: WorkerProcess, case: int, deadline: float,
-                kept: int) -> float | None:
-    """The check calls of one case (the candidate's traced on a GPU); returns the GPU time the
-    candidate's check call kept the GPU busy (None without a trace)."""
+                kept: int, kept_attempt: int = 0) -> float | None:
+    """The check calls of one case (the candidate's traced on a GPU), the baseline's reference for
+    the kept timed repetition on the inputs of its kept measurement (``kept_attempt``); returns the
+    GPU time the candidate's check call kept the GPU busy (None without a trace)."""
     event = candidate.request({"cmd": protocol.CMD_CHECK, "case": case, "side": CANDIDATE}, protocol.CHECKED, deadline)
     if event is None or event.get("event") != protocol.CHECKED:
         raise _candidate_failed(candidate, event, f"check call of case {case}")
@@ -292,7 +302,8 @@ def _check_call(candidate: WorkerProcess, baseline: WorkerProcess, case: int, de
     if library:
         raise PerfFailure(StageResult(INTEGRITY, f"gpu_trace - at perf size, case {case}: the GPU ran PyTorch/library "
                                                  f"compute kernels during the check call ({'; '.join(k[:100] for k in library[:2])})"))
-    event = baseline.request({"cmd": protocol.CMD_CHECK, "case": case, "side": protocol.EAGER, "timed_rep": kept},
+    event = baseline.request({"cmd": protocol.CMD_CHECK, "case": case, "side": protocol.EAGER, "timed_rep": kept,
+                              "timed_attempt": kept_attempt},
                              protocol.CHECKED, _for_baseline(baseline, deadline))
     if event is None or event.get("event") != protocol.CHECKED:
         raise _baseline_failed(baseline, event, f"reference check call of case {case}")

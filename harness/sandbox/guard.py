@@ -139,6 +139,21 @@ TORCHSCRIPT_NATIVE_RUNNERS = (
                   "_jit_texpr_set_fallback_allowed", "_jit_pass_fuse_tensorexprs", "_jit_pass_fuse",
                   "_jit_to_static_module", "_fuse_to_static_module", "StaticModule")),
     ("torch._C._te", ("construct_codegen", "SimpleIREvaluator", "TensorExprKernel")))
+# PEP 523's frame-evaluation hook as TorchDynamo exposes it: a callback installed there is handed
+# every Python frame about to run, the harness's (its monitor's state in f_locals) among them, with no
+# audit event on the way (eval_frame_callback_clears_monitor.py); the module's other setters hand
+# callbacks the code or guards of frames, or steer which code runs for a frame. Installing a callback
+# is refused to everyone in a worker (the harness uses none, and the submission's calls run no
+# torch.compile); setting none (torch._dynamo.disable, which torch.manual_seed runs through, does) is
+# not. The other setters are allowed to a library module being imported (torch._dynamo sets its hooks
+# then), and refused whenever the submission is on the stack otherwise.
+EVAL_FRAME_MODULE = "torch._C._dynamo.eval_frame"
+EVAL_FRAME_SETTER = f"{EVAL_FRAME_MODULE}.set_eval_frame"
+EVAL_FRAME_HOOKS = ("set_eval_frame", "set_bytecode_debugger_callback", "set_guard_error_hook",
+                    "set_guard_complete_hook", "register_breakpoint_code", "set_code_exec_strategy",
+                    "_load_precompile_entry", "set_skip_guard_eval_unsafe")
+# Proxied primitives whose stand-ins hand the guard their arguments
+ARGUMENTS_SEEN = frozenset({*DATA_CONSTRUCTORS, EVAL_FRAME_SETTER})
 # Refused whenever the submission is on the stack, whoever calls them: torch's tensor printing takes
 # every mode (the harness's monitor too) off the stack, then reads the values and calls the
 # submission back (a str subclass's __radd__), all unseen
@@ -173,6 +188,8 @@ PROXY_REASONS = {f"torch._C.{JITERATOR_LAUNCH}": "torch.cuda.jiterator compiles 
                                  "budget: its judge and other jobs need the rest"),
                  **{f"{module}.{name}": "TorchScript's fusers, Static Runtime and NNC run operators natively, "
                     "below the harness's monitor" for module, names in TORCHSCRIPT_NATIVE_RUNNERS for name in names},
+                 **{f"{EVAL_FRAME_MODULE}.{name}": "TorchDynamo's frame-evaluation hooks hand a callback every "
+                    "Python frame about to run, the harness's among them" for name in EVAL_FRAME_HOOKS},
                  "gc.set_debug": "with DEBUG_SAVEALL the collector keeps every unreachable object in gc.garbage, "
                  "frames among them, with no audit event (a frame's f_back leads to the harness's)",
                  **dict.fromkeys(("os.memfd_create", "posix.memfd_create"),
@@ -343,7 +360,8 @@ def _library_proxy(key: str, original: Callable, audit: Callable = sys.audit, ev
 
 
 def _data_proxy(key: str, original: Callable, audit: Callable = sys.audit, event: str = FETCH_EVENT) -> Callable:
-    """The stand-in for a data constructor: as :func:`_proxy`, and the guard sees its arguments."""
+    """The stand-in for a primitive the guard decides on by its arguments (:data:`ARGUMENTS_SEEN`: a
+    data constructor, the frame-evaluation setter): as :func:`_proxy`, and the guard sees them."""
     def proxy(*args: Any, **kwargs: Any) -> Any:
         box: list = []
         audit(event, key, box, args, kwargs)
@@ -444,6 +462,8 @@ def _proxied_names() -> list[tuple[str, str]]:
              *(("torch._C", name) for name in GPU_MEMORY_LIMIT_SETTERS),
              # what runs TorchScript graphs or NNC code below the dispatcher
              *((module, name) for module, names in TORCHSCRIPT_NATIVE_RUNNERS for name in names),
+             # what hands frames to a callback of TorchDynamo's (or the submission's)
+             *((EVAL_FRAME_MODULE, name) for name in EVAL_FRAME_HOOKS),
              # memory-backed files: memory outside the worker's address-space limit, in no directory
              ("os", "memfd_create"), ("posix", "memfd_create"),
              # pipes and socket pairs: kernel buffers outside that limit too (a pipe's grows to 1 MiB
@@ -477,7 +497,7 @@ def install_proxies() -> dict[str, Callable]:
         original = getattr(sys.modules[module_name], attr)
         key = f"{module_name}.{attr}"
         originals[key] = original
-        maker = _library_proxy if key == LIBRARY_KEY else _data_proxy if key in DATA_CONSTRUCTORS else _proxy
+        maker = _library_proxy if key == LIBRARY_KEY else _data_proxy if key in ARGUMENTS_SEEN else _proxy
         stand_ins.setdefault(id(original), maker(key, original))
     monitoring = getattr(sys, "monitoring", None)
     for name in MONITORING_FUNCTIONS if monitoring is not None else ():
@@ -530,6 +550,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     library_types = frozenset(library_type_ids())
     library_key, operator_namespaces = LIBRARY_KEY, operator_namespaces_now()
     data_constructors = dict(DATA_CONSTRUCTORS)
+    eval_frame_setter, eval_frame_hooks = EVAL_FRAME_SETTER, frozenset(f"{EVAL_FRAME_MODULE}.{n}" for n in EVAL_FRAME_HOOKS)
     with_submission_on_stack = REFUSED_WITH_SUBMISSION_ON_STACK
     torch_root = _package_dir("torch")
     mode_stack_readers = frozenset((f"{torch_root}/{f}", text.encode()) for f, text in MODE_STACK_READERS) \
@@ -1099,6 +1120,15 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 if why:
                     refuse(f"build a tensor from {why}: torch's data constructors convert their values with "
                            "PyTorch's dispatch hooks off (pass numbers, lists of numbers or NumPy arrays)")
+            elif key == eval_frame_setter:
+                # whoever calls it: no callback (None, or False for run-only) is the only setting allowed
+                call_args, call_kwargs = args[2], args[3]
+                callback = call_args[0] if len_(call_args) else call_kwargs.get("callback")
+                if callback is not None and callback is not False:
+                    refuse(f"call {key} with a callback ({proxy_reasons.get(key, default_reason)})")
+            elif key in eval_frame_hooks:
+                if submission_on_stack(frame.f_back) and not importing_library(frame.f_back):
+                    refuse(f"call {key} ({proxy_reasons.get(key, default_reason)})")
             elif deciding(frame.f_back) == 2 or (key in with_submission_on_stack and submission_on_stack(frame.f_back)):
                 refuse(f"call {key} ({proxy_reasons.get(key, default_reason)})")
             elif key in MODE_STACK_ACCESSORS and mode_stack_depth() > 0 and not reads_mode_stack_itself(frame.f_back) \

@@ -67,6 +67,29 @@ class _Within:
         setattr(self._depth, self._what, getattr(self._depth, self._what) - 1)
 
 
+class _Interpreted:
+    """The context of one interpreted launch: in a launch (``in_launch``) while it runs, counted
+    on leaving if one of its programs ran (:data:`LaunchCounter.PROGRAM` sets the thread's ``ran``)."""
+
+    __slots__ = ("_counter", "_outer_ran")
+
+    def __init__(self, counter: "LaunchCounter") -> None:
+        self._counter, self._outer_ran = counter, False
+
+    def __enter__(self) -> None:
+        depth = self._counter._depth
+        self._outer_ran = getattr(depth, "ran", False)
+        depth.ran = False
+        depth.n = getattr(depth, "n", 0) + 1
+
+    def __exit__(self, *exc: Any) -> None:
+        depth = self._counter._depth
+        depth.n -= 1
+        ran, depth.ran = depth.ran, self._outer_ran or depth.ran
+        if ran and depth.n == 0:  # nested runs count once, as in _launched
+            self._counter.count += 1
+
+
 class _Plumbing(_Within):
     """Triton's interpreter copying a launch's arguments (``in_plumbing``), with the collector off:
     the op monitor exempts what this step does to the arguments' storages, and a collection here
@@ -153,6 +176,10 @@ class LaunchCounter:
 
     COUNTED = frozenset({"run:jit", "run:interpreter", "compiled"})  # autotune/heuristics wrap a counted run
     PLUMBING = "plumbing:"  # the interpreter's copying of a launch's arguments (in_plumbing)
+    # The interpreter starting one program of a launch's grid. An interpreted launch counts once a
+    # program ran: with an empty grid nothing runs, as on a GPU (where the trace finds no kernel for
+    # it), and a launch that does nothing must not stand beside work done elsewhere.
+    PROGRAM = "program:set_grid_idx"
 
     def __init__(self, check: Any = None, autotuner_launched: Any = None) -> None:
         """``check(kernel, args, kwargs)``: called before every launch (see launch_check.py);
@@ -165,6 +192,7 @@ class LaunchCounter:
         self._depth = threading.local()
         self._patched: list[tuple[type, str, Any, Any]] = []  # class, attribute, original, stand-in
         self._originals: dict[str, Any] = {}
+        self._interpreter_file: str | None = None  # where the interpreter's grid loop is (PROGRAM)
         self.track_streams = False   # perf: note the CUDA stream of every launch (see take_streams)
         self._streams: set = set()
 
@@ -199,11 +227,18 @@ class LaunchCounter:
             return True
         return not any(key.startswith(self.PLUMBING) for key in self._originals) and self.in_launch
 
-    def launch(self, key: str, kernel: Any, args: tuple, kwargs: dict) -> tuple[Any, Any]:
+    def launch(self, key: str, kernel: Any, args: tuple, kwargs: dict, caller_file: Any = None) -> tuple[Any, Any]:
         """Check and count one launch through the stand-in ``key``; returns what it runs and the
-        context to run it in."""
+        context to run it in. ``caller_file``: the file of the code that called the stand-in (for
+        :data:`PROGRAM`, which counts only when the interpreter's own grid loop calls it)."""
         if key not in self._originals:
             raise PermissionError(f"tampering: a launch through an unknown path ({str(key)[:40]!r})")
+        if key == self.PROGRAM:
+            # a program starts: its launch counts; the submission calling this itself (a grid
+            # callable, a pre-run hook, a finalizer) starts none and is not heard
+            if type(caller_file) is str and caller_file == self._interpreter_file and self.in_launch:
+                self._depth.ran = True
+            return self._originals[key], nullcontext()
         if key == "compiled" and kwargs.get("stream") is not None:
             # the timer follows the streams of torch's current stream at each launch; a raw
             # handle names one it would not hear of, whose work then runs past the clock
@@ -224,6 +259,8 @@ class LaunchCounter:
             self.names.add(name)
         if key != "compiled" and kwargs.get("warmup", False):
             return original, nullcontext()
+        if key == "run:interpreter" and self._interpreter_file is not None:
+            return original, _Interpreted(self)
         self._launched()
         return original, self._launching()
 
@@ -239,7 +276,9 @@ class LaunchCounter:
             if frame is None or frame.f_code not in codes or frame.f_globals is not namespace:
                 raise PermissionError("tampering: the launch event raised outside Triton's launch path")
             key, box, kernel, call_args, call_kwargs = args
-            box.extend(launch(key, kernel, call_args, call_kwargs))
+            caller = frame.f_back
+            box.extend(launch(key, kernel, call_args, call_kwargs,
+                              caller.f_code.co_filename if caller is not None else None))
         return route
 
     def install(self) -> None:
@@ -253,6 +292,10 @@ class LaunchCounter:
             executor = getattr(interpreter, "GridExecutor", None)
             targets += [(executor, name, self.PLUMBING + name) for name in ("_init_args_hst", "_restore_args_dev")
                         if executor is not None]
+            builder = getattr(interpreter, "InterpreterBuilder", None)
+            if builder is not None and "set_grid_idx" in builder.__dict__ and executor is not None:
+                targets.append((builder, "set_grid_idx", self.PROGRAM))
+                self._interpreter_file = executor.__call__.__code__.co_filename
         except ImportError:  # pragma: no cover - very old Triton
             pass
         targets += [(autotuner.Autotuner, "run", "autotune"), (autotuner.Heuristics, "run", "heuristics")]

@@ -27,6 +27,7 @@ from typing import Any
 from harness import protocol
 from harness.bounded_io import freeze_serialization, save_tensors
 from harness.protocol import EventWriter
+from harness.sandbox.native_threads import pool_thread_problem
 from harness.verdicts import ERROR, HARNESS_ERROR, INTEGRITY
 
 SUBMISSION_MODULE = "kbx_submission"
@@ -365,7 +366,8 @@ def serve_perf(server: Any, commands: Any, reporter: EventWriter, submission: st
 
 def _unchanged(snapshot: Any, modes: Any, launch_check: Any, when: str) -> None:
     """Raise :class:`Tampering` if the submission rebound code the harness is about to rely on, left
-    a torch mode of its own active (outside the monitors), or changed what steers Triton's compiler."""
+    a torch mode of its own active (outside the monitors), changed what steers Triton's compiler, or
+    started a thread of PyTorch's task pool (native_threads.py)."""
     patched = snapshot.changed()
     if patched:
         raise Tampering(f"monkeypatch: the submission rebinds {', '.join(patched)} {when}")
@@ -373,6 +375,9 @@ def _unchanged(snapshot: Any, modes: Any, launch_check: Any, when: str) -> None:
     changed = launch_check.compiler_state_changed()
     if changed:
         raise Tampering(changed)
+    threads = pool_thread_problem()
+    if threads:
+        raise Tampering(threads)
 
 
 def _report_stop(reporter: Any, index: int, case: Any, pins: str, error: BaseException, submission: Path) -> None:
