@@ -173,6 +173,7 @@ EXPECTED = {
     # torch's data constructors convert values with the Python dispatch key off: a __float__ of the
     # submission's ran PyTorch unseen, and a list of 0-d tensors was read back to the host unseen
     "constructor_callback_blinds_monitor": ("integrity", "call", "build a tensor from a value of type"),
+    "sparse_index_callback_blinds_monitor": ("integrity", "call", "build a tensor from a value of type"),
     "constructor_reads_inputs_back": ("integrity", "call", "tensors inside a list"),
     # text the parent prints and writes: lone surrogates in an error message
     "lone_surrogate_error": ("error", "call", "lone surrogate"),

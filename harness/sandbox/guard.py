@@ -71,8 +71,21 @@ LIBRARY_KEY = "torch._C._dispatch_library"
 # torch's data constructors convert each value of their data (``__float__``, ``__index__``, ...)
 # with PyTorch's Python dispatch key turned off: code of the submission's run from there does
 # PyTorch work no dispatch mode sees, and a tensor inside the data is read back to the host unseen
-# (tests/adversarial/constructor_callback_blinds_monitor.py). Their stand-ins take plain data only.
-DATA_CONSTRUCTORS = {"torch.tensor": 0, "torch.as_tensor": 0, "torch.asarray": 0, "torch.Tensor.new_tensor": 1}
+# (tests/adversarial/constructor_callback_blinds_monitor.py; the sparse and nested constructors
+# convert their indices, values and lists the same way: sparse_index_callback_blinds_monitor.py).
+# Their stand-ins take plain data only: key -> the names of their positional parameters, each
+# checked as given by position or by name ("self" is the tensor a method is called on).
+_COMPRESSED = ("compressed_indices", "plain_indices", "values", "size")
+DATA_CONSTRUCTORS = {"torch.tensor": ("data",), "torch.as_tensor": ("data",), "torch.asarray": ("obj",),
+                     "torch.Tensor.new_tensor": ("self", "data"),
+                     "torch.sparse_coo_tensor": ("indices", "values", "size"),
+                     "torch.sparse_csr_tensor": ("crow_indices", "col_indices", "values", "size"),
+                     "torch.sparse_bsr_tensor": ("crow_indices", "col_indices", "values", "size"),
+                     "torch.sparse_csc_tensor": ("ccol_indices", "row_indices", "values", "size"),
+                     "torch.sparse_bsc_tensor": ("ccol_indices", "row_indices", "values", "size"),
+                     "torch.sparse_compressed_tensor": _COMPRESSED,
+                     "torch._C._nested.nested_tensor": ("tensor_list",),
+                     "torch.nested.as_nested_tensor": ("ts",)}
 MAX_LIBRARY_SOURCE = 1 << 24  # bytes of a library file read to check source Triton's interpreter rewrites
 MAX_DATA_VALUES = 1 << 20  # values a constructor's data may hold (a Python list of them is slow anyway)
 # sys.monitoring (PEP 669, Python 3.12+): what would turn off or take over the harness's watch of the
@@ -452,7 +465,7 @@ def _proxied_names() -> list[tuple[str, str]]:
              # harness's (after the monitors stop, before a result is saved), as a thread would
              ("signal", "signal"), ("_signal", "signal"), ("_signal", "setitimer"), ("_signal", "alarm"),
              ("_signal", "set_wakeup_fd"), ("_signal", "siginterrupt"),
-             ("torch", "tensor"), ("torch", "as_tensor"), ("torch", "asarray"),
+             *(tuple(key.rsplit(".", 1)) for key in DATA_CONSTRUCTORS if not key.startswith("torch.Tensor.")),
              # PyTorch's jiterator compiles CUDA C++ of the caller's at run time and launches it
              # below the wrapper-op monitor, under a kernel name the caller picks
              ("torch._C", JITERATOR_LAUNCH),
@@ -549,7 +562,9 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     this_file = function_code(_make_hook).co_filename
     library_types = frozenset(library_type_ids())
     library_key, operator_namespaces = LIBRARY_KEY, operator_namespaces_now()
-    data_constructors = dict(DATA_CONSTRUCTORS)
+    # key -> (position, name) of each parameter whose value must be plain data
+    data_constructors = {key: tuple((at, name) for at, name in enumerate(names) if name != "self")
+                         for key, names in DATA_CONSTRUCTORS.items()}
     eval_frame_setter, eval_frame_hooks = EVAL_FRAME_SETTER, frozenset(f"{EVAL_FRAME_MODULE}.{n}" for n in EVAL_FRAME_HOOKS)
     with_submission_on_stack = REFUSED_WITH_SUBMISSION_ON_STACK
     torch_root = _package_dir("torch")
@@ -1114,9 +1129,11 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             elif key in data_constructors:
                 # whoever calls it (a library may pass the submission's data on): the data must be plain
                 call_args, call_kwargs = args[2], args[3]
-                at = data_constructors[key]
-                data = call_args[at] if len_(call_args) > at else call_kwargs.get("data")
-                why = plain_data(data, call_kwargs.get("device"))
+                why = None
+                for at, name in data_constructors[key]:
+                    if why is None:
+                        why = plain_data(call_args[at] if len_(call_args) > at else call_kwargs.get(name),
+                                         call_kwargs.get("device"))
                 if why:
                     refuse(f"build a tensor from {why}: torch's data constructors convert their values with "
                            "PyTorch's dispatch hooks off (pass numbers, lists of numbers or NumPy arrays)")
