@@ -1,8 +1,8 @@
 # Relu done by NumPy through views of host tensors' memory (no operator dispatched in CPU mode),
 # beside one Triton launch whose grid is empty: no program runs, so nothing of Triton's did the
 # work. In CPU mode a launch counts only once one of its programs ran, so this is
-# `no_triton_launch` (it was `ok`); natively the copy to the host is refused first, and the GPU
-# trace would find no kernel for the launch.
+# `no_triton_launch` (it was `ok`); natively the GPU trace finds no kernel for the launch it
+# counts (`gpu_trace`), before the copies to the host are refused.
 import numpy as np
 import torch
 import triton

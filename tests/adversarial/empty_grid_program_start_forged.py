@@ -1,7 +1,7 @@
 # As empty_grid_beside_numpy_work.py, but the grid callable tells Triton's interpreter that a
 # program started (it sets the grid and calls the builder's set_grid_idx itself) before the
 # interpreter sets the launch's empty grid. Only the interpreter's own grid loop starting a program
-# counts a launch, so this is `no_triton_launch` too; natively the host copy is refused first.
+# counts a launch, so this is `no_triton_launch` too; natively `gpu_trace`, as the other.
 import numpy as np
 import torch
 import triton
