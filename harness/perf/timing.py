@@ -173,10 +173,11 @@ class EventTimer:
         """Milliseconds of ``fn()`` for repetitions ``first .. first+reps-1``; ``prepare(i, attempt)``
         runs untimed before attempt ``attempt`` of repetition ``i`` (loads its inputs: 0 first, then
         one for each time it is measured again, see :data:`REMEASURE_ATTEMPTS`), ``after(i, result,
-        attempt)`` untimed after the attempt whose time is kept (with the device idle). Python's cyclic garbage collector is paused meanwhile (as ``timeit``
-        does): a full collection in a process that imported torch, Triton and the tasks took 0.11 s
-        on a 2-core CI-class CPU, and one that lands inside a host-bound repetition (a call of
-        thousands of launches) makes that repetition an outlier."""
+        attempt)`` untimed after the attempt whose time is kept (with the device idle). Python's
+        cyclic garbage collector is paused meanwhile (as ``timeit`` does): a full collection in a
+        process that imported torch, Triton and the tasks took 0.11 s on a 2-core CI-class CPU, and
+        one that lands inside a host-bound repetition (a call of thousands of launches) makes that
+        repetition an outlier."""
         with gc_paused():
             if not self.on_gpu:
                 return self._time_on_host(fn, prepare, reps, first, after)
