@@ -150,8 +150,13 @@ EXPECTED = {
     "pickle_rule_forges_outputs": ("wrong", None, "all zeros"),
     "storage_tagger_forges_outputs": ("wrong", None, "all zeros"),
     # ... and a garbage-collector callback run after the monitors stop (nothing is collected
-    # between a call and the saving of its result)
-    "gc_callback_forges_outputs": ("wrong", None, "all zeros"),
+    # between a call and the saving of its result; and since 2026-12-07 a callback registered at
+    # all is tampering, found at the first check after it)
+    "gc_callback_forges_outputs": ("integrity", None, "garbage-collector callback"),
+    # the live op monitor taken by swapping, from a gc callback's torch mode, the name of its base
+    # class in the harness module's globals for the moment the next monitor is built (the base is a
+    # class attribute now, and the callback is found at import)
+    "monitor_taken_via_integrity_globals": ("integrity", None, ("garbage-collector callback", "torch_fallback")),
     "register_aten_kernel": ("integrity", "call", "register kernels into PyTorch's operator namespace 'aten'"),
     # ... and hooks in state the harness's code reads after the call (torch.save's thread-local
     # flags, builtins.__import__, a knobs entry whose metaclass answers __module__): they run, but
@@ -175,6 +180,9 @@ EXPECTED = {
     # submission's ran PyTorch unseen, and a list of 0-d tensors was read back to the host unseen
     "constructor_callback_blinds_monitor": ("integrity", "call", "build a tensor from a value of type"),
     "sparse_index_callback_blinds_monitor": ("integrity", "call", "build a tensor from a value of type"),
+    # torch helpers that name a dispatch-disabling primitive on their own line, then hand control back
+    "dispatch_off_through_torch_helper": ("integrity", "call", "turns the harness's monitor off"),
+    "dispatch_off_in_fake_kernel_invocation": ("integrity", "call", "turns the harness's monitor off"),
     "constructor_reads_inputs_back": ("integrity", "call", "tensors inside a list"),
     # text the parent prints and writes: lone surrogates in an error message
     "lone_surrogate_error": ("error", "call", "lone surrogate"),
@@ -788,7 +796,10 @@ def test_a_saved_result_rewritten_before_it_is_judged_is_not_judged_on_cpu(tmp_p
     monkeypatch.setenv("KERNELBENCHX_PERF_ON_CPU", "1")
     rec = _evaluate(tmp_path, ["perf_gc_rewrites_saved_result"])[0]
     assert rec["exe"]["status"] == "ok", rec["exe"]
-    assert rec["verdict"] == "wrong" and "timed repetition" in rec["perf"]["detail"], rec["perf"]
+    # the callback it registers once timed is found after that timing request (before any save);
+    # were it not, the judge reads the saved bytes the signed event names: the unfixed result
+    assert (rec["verdict"] == "integrity" and "garbage-collector callback" in rec["perf"]["detail"]) or (
+        rec["verdict"] == "wrong" and "timed repetition" in rec["perf"]["detail"]), rec["perf"]
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU stand-in of the perf protocol")

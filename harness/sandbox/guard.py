@@ -165,6 +165,18 @@ EVAL_FRAME_SETTER = f"{EVAL_FRAME_MODULE}.set_eval_frame"
 EVAL_FRAME_HOOKS = ("set_eval_frame", "set_bytecode_debugger_callback", "set_guard_error_hook",
                     "set_guard_complete_hook", "register_breakpoint_code", "set_code_exec_strategy",
                     "_load_precompile_entry", "set_skip_guard_eval_unsafe")
+# What turns the dispatch modes or PyTorch's Python dispatch keys off, or takes a mode off the stack:
+# refused while the submission is on the stack whoever calls them, the harness's own uses
+# (HARNESS_PROXY_USES) aside. Torch code that names one on its line and then hands control back (a
+# context manager: torch.sparse._semi_structured_ops.no_dispatch, fake tensors'
+# in_kernel_invocation_manager; a fallback that calls the op it is given) ran the submission's
+# PyTorch work unseen (dispatch_off_through_torch_helper.py).
+DISPATCH_DISABLERS = frozenset(f"torch._C.{name}" for name in (
+    "_DisableTorchDispatch", "_ExcludeDispatchKeyGuard", "ExcludeDispatchKeyGuard", "_ForceDispatchKeyGuard",
+    "_SetExcludeDispatchKeyGuard", "_dispatch_tls_set_dispatch_key_excluded",
+    "_dispatch_tls_set_dispatch_key_included", "_pop_torch_dispatch_stack", "_unset_dispatch_mode",
+    "_set_dispatch_mode", "_RestorePythonTLSSnapshot", "_DisablePythonDispatcher", "_EnablePythonDispatcher",
+    "_set_python_dispatcher", "_remove_meta_from_tls_excludes"))
 # Proxied primitives whose stand-ins hand the guard their arguments
 ARGUMENTS_SEEN = frozenset({*DATA_CONSTRUCTORS, EVAL_FRAME_SETTER})
 # Refused whenever the submission is on the stack, whoever calls them: torch's tensor printing takes
@@ -566,7 +578,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     data_constructors = {key: tuple((at, name) for at, name in enumerate(names) if name != "self")
                          for key, names in DATA_CONSTRUCTORS.items()}
     eval_frame_setter, eval_frame_hooks = EVAL_FRAME_SETTER, frozenset(f"{EVAL_FRAME_MODULE}.{n}" for n in EVAL_FRAME_HOOKS)
-    with_submission_on_stack = REFUSED_WITH_SUBMISSION_ON_STACK
+    with_submission_on_stack, dispatch_disablers = REFUSED_WITH_SUBMISSION_ON_STACK, DISPATCH_DISABLERS
     torch_root = _package_dir("torch")
     mode_stack_readers = frozenset((f"{torch_root}/{f}", text.encode()) for f, text in MODE_STACK_READERS) \
         if torch_root else frozenset()
@@ -1156,6 +1168,9 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 site = asking_frame(frame.f_back)
                 use = harness_proxy_uses.get((site.f_code.co_filename, site.f_code.co_name)) if site is not None else None
                 own_use = use is not None and key in use[0] and (use[1] or not submission_on_stack(frame.f_back))
+                if not own_use and key in dispatch_disablers and submission_on_stack(frame.f_back):
+                    refuse(f"have {site_name(site) if site is not None else 'a library'} call {key} (it turns the harness's monitor off while the "
+                           "submission runs: what it does there is unseen)")
                 why = None if own_use else called_back(frame.f_back) or called_unnamed(frame.f_back, key)
                 if why:
                     refuse(f"call {key}: {why}")

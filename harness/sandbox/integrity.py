@@ -98,19 +98,23 @@ class _Plumbing(_Within):
     permute_copy_gc_in_plumbing.py)."""
 
     __slots__ = ("_collecting",)
+    # the base named by a class attribute, not a module global: the module's dict is writable with
+    # no audit event (a function's __globals__ reaches it), and a name swapped there for a moment
+    # would be handed what this holds (see LaunchCounter's contexts below)
+    _BASE = _Within
 
     def __init__(self, depth: Any) -> None:
-        _Within.__init__(self, depth, "plumbing")
+        self._BASE.__init__(self, depth, "plumbing")
         self._collecting = False
 
     def __enter__(self) -> None:
         if getattr(self._depth, "plumbing", 0) == 0:
             self._collecting = _GC_ENABLED()
             _GC_DISABLE()
-        _Within.__enter__(self)
+        self._BASE.__enter__(self)
 
     def __exit__(self, *exc: Any) -> None:
-        _Within.__exit__(self, *exc)
+        self._BASE.__exit__(self, *exc)
         if getattr(self._depth, "plumbing", 0) == 0 and self._collecting:
             _GC_ENABLE()
 
@@ -180,6 +184,12 @@ class LaunchCounter:
     # program ran: with an empty grid nothing runs, as on a GPU (where the trace finds no kernel for
     # it), and a launch that does nothing must not stand beside work done elsewhere.
     PROGRAM = "program:set_grid_idx"
+    # The contexts a launch runs in, named by class attributes (the class is frozen in a worker), not
+    # by module globals: integrity's dict is reachable through any of its functions' __globals__ and
+    # writable with no audit event, and a context swapped there for one launch would be handed the
+    # thread's depths (an exemption for the op monitor) or the counter itself
+    # (monitor_taken_via_integrity_globals.py swapped TorchDispatchMode so for one monitor)
+    _WITHIN, _PLUMBING_STEP, _INTERPRETED = _Within, _Plumbing, _Interpreted
 
     def __init__(self, check: Any = None, autotuner_launched: Any = None) -> None:
         """``check(kernel, args, kwargs)``: called before every launch (see launch_check.py);
@@ -216,7 +226,7 @@ class LaunchCounter:
     def _launching(self) -> "_Within":
         # a class, not @contextmanager: contextlib's helper keeps the generator function in a closure
         # cell, which the submission could swap (no audit event) to be handed this counter
-        return _Within(self._depth, "n")
+        return self._WITHIN(self._depth, "n")
 
     def in_plumbing(self) -> bool:
         """Whether Triton's interpreter is copying a launch's arguments on this thread: it sets a
@@ -247,7 +257,7 @@ class LaunchCounter:
                                   "follows it)")
         original = self._originals[key]
         if key.startswith(self.PLUMBING):
-            return original, _Plumbing(self._depth)
+            return original, self._PLUMBING_STEP(self._depth)
         if self.check is not None:
             self.check(None if key == "compiled" else kernel, args, kwargs)
         if key == "autotune" and self.autotuner_launched is not None:
@@ -260,7 +270,7 @@ class LaunchCounter:
         if key != "compiled" and kwargs.get("warmup", False):
             return original, nullcontext()
         if key == "run:interpreter" and self._interpreter_file is not None:
-            return original, _Interpreted(self)
+            return original, self._INTERPRETED(self)
         self._launched()
         return original, self._launching()
 
@@ -371,6 +381,7 @@ class TorchOpMonitor(TorchDispatchMode):
     code alone."""
 
     TRANSFERS = frozenset({"_to_copy", "copy_", "_copy_from"})
+    _BASE = TorchDispatchMode  # (a class attribute, not the module global: see LaunchCounter._WITHIN)
     # The bundled solutions need at most 13 scalar reads and 13 fills per call (an iterative SVD's
     # convergence flags); 128 leaves room for honest loops and is far below any real input's size.
     # (read-only: the class is reachable through object.__subclasses__(), and mutating a container
@@ -470,7 +481,7 @@ class TorchOpMonitor(TorchDispatchMode):
         ``take_launch_facts`` (the bytes of memory prepared before the call that its kernels
         took); ``inputs_given``: whether the call has input tensors (besides ``out=`` buffers)."""
         # (the base named, not super(): its __class__ cell could be swapped with no audit event)
-        TorchDispatchMode.__init__(self)
+        self._BASE.__init__(self)
         self.forbid_host_transfer = forbid_host_transfer
         self._in_plumbing = in_plumbing
         self.forbidden: list[str] = []
@@ -494,7 +505,7 @@ class TorchOpMonitor(TorchDispatchMode):
     def __enter__(self):
         if self._launch_record is not None:
             self._launch_record[0](self.known)  # what launches before this call took is not this call's
-        entered = TorchDispatchMode.__enter__(self)
+        entered = self._BASE.__enter__(self)
         if self._watching is not None:
             self._watching.append(self.stack_depth())
         return entered
@@ -504,7 +515,7 @@ class TorchOpMonitor(TorchDispatchMode):
             self._watching.pop()
         if self._launch_record is not None:
             self._launch_record[1]()  # recording stops with the watch, whether or not the call returned
-        return TorchDispatchMode.__exit__(self, *exc)
+        return self._BASE.__exit__(self, *exc)
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}

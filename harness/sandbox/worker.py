@@ -364,10 +364,20 @@ def serve_perf(server: Any, commands: Any, reporter: EventWriter, submission: st
         reporter.emit(protocol.REPORT, stage=protocol.PERF, status=_status_of(exc), detail=format_error(exc, submission))
 
 
+# The collector's own list of callbacks (gc.callbacks rebound later would not be the one it runs)
+_GC_CALLBACKS = gc.callbacks
+
+
 def _unchanged(snapshot: Any, modes: Any, launch_check: Any, when: str) -> None:
     """Raise :class:`Tampering` if the submission rebound code the harness is about to rely on, left
-    a torch mode of its own active (outside the monitors), changed what steers Triton's compiler, or
-    started a thread of PyTorch's task pool (native_threads.py)."""
+    a torch mode of its own active (outside the monitors), changed what steers Triton's compiler,
+    started a thread of PyTorch's task pool (native_threads.py), or left a garbage-collector
+    callback (one runs at any allocation of the harness's, between its checks: with a torch mode it
+    pushed there, monitor_taken_via_integrity_globals.py swapped a name the next monitor was built
+    from; neither torch nor Triton registers one)."""
+    if _GC_CALLBACKS:
+        raise Tampering(f"tampering: {len(_GC_CALLBACKS)} garbage-collector callback(s) registered {when} "
+                        "(they run between the harness's own steps)")
     patched = snapshot.changed()
     if patched:
         raise Tampering(f"monkeypatch: the submission rebinds {', '.join(patched)} {when}")
