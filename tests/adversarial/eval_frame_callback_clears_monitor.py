@@ -5,9 +5,9 @@
 # installing a callback is refused in a worker.
 import torch
 import torch._C._dynamo.eval_frame as eval_frame
+from types import SimpleNamespace
 import triton
 import triton.language as tl
-from torch._dynamo.types import ConvertFrameReturn, FrameAction, FrameExecStrategy
 
 
 @triton.jit
@@ -15,7 +15,11 @@ def _idle(x_ptr, n, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
 
 
-_RUN_AS_IS = ConvertFrameReturn(frame_exec_strategy=FrameExecStrategy(FrameAction.DEFAULT, FrameAction.DEFAULT))
+# what the callback returns: run the frame as it is (torch._dynamo.types.ConvertFrameReturn's
+# fields, built without importing torch._dynamo, which takes seconds)
+_DEFAULT = eval_frame._FrameAction.DEFAULT
+_RUN_AS_IS = SimpleNamespace(frame_exec_strategy=eval_frame._FrameExecStrategy(_DEFAULT, _DEFAULT),
+                             apply_to_code=True, guarded_code=None)
 
 
 def relu(input, inplace=False):
