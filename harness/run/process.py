@@ -30,6 +30,12 @@ from harness.run.quiet import JobClock
 from harness.run.zygote import ForkedChild, Zygote
 
 
+# How long the parent waits to write one command into a worker's full command pipe before it
+# counts the worker as no longer reading (a command is a short line; a reading worker takes it in
+# microseconds).
+SEND_WAIT_S = 5.0
+
+
 @dataclass
 class WorkerOutcome:
     """What the parent observed of one worker run."""
@@ -287,13 +293,30 @@ class WorkerProcess:
                 self.outcome.report_time = round(time.monotonic() - self._start, 3)
                 return event
 
-    def send(self, command: dict) -> bool:
-        """Write one command line; False if the process no longer reads."""
+    def send(self, command: dict, wait_s: float = SEND_WAIT_S) -> bool:
+        """Write one command line without blocking for more than ``wait_s``; False if the process
+        no longer reads. The pipe is the worker's to fill: a submission that reopened its own
+        stdin for writing (``/proc/self/fd/0``, through torch.save, which opens paths natively)
+        filled it and stopped reading, and a blocking write then held the parent, and the run,
+        forever (stdin_pipe_refilled_by_the_worker.py)."""
         try:
-            self.proc.stdin.write((json.dumps(command) + "\n").encode())
-            self.proc.stdin.flush()
+            fd = self.proc.stdin.fileno()
+        except (AttributeError, OSError, ValueError):
+            return False
+        data = memoryview((json.dumps(command) + "\n").encode())
+        deadline = time.monotonic() + wait_s
+        try:
+            os.set_blocking(fd, False)
+            while data:
+                try:
+                    data = data[os.write(fd, data):]
+                except BlockingIOError:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        return False
+                    select.select([], [fd], [], min(left, 0.05))
             return True
-        except (BrokenPipeError, OSError, AttributeError):
+        except OSError:  # BrokenPipeError among them: it is gone
             return False
 
     def request(self, command: dict, reply: str, deadline: float) -> dict | None:
@@ -325,7 +348,7 @@ class WorkerProcess:
             self._closed = True
             self._closing = time.monotonic()
             self.clock.discard(self)  # its pid may be reused once it is reaped: never signalled again
-            self.send({"cmd": protocol.CMD_DONE})
+            self.send({"cmd": protocol.CMD_DONE}, wait_s=0.0)  # (it is killed next: a courtesy, never a wait)
             signal_group(self.proc.pid, signal.SIGKILL)
             if self.proc.stdin:
                 try:
