@@ -78,6 +78,9 @@ CANDIDATE, EAGER, COMPILE = "candidate", "eager", "compile"
 # writes is not an event: the parent stops at the first line that fails the check.
 EVENT_KEY = "event_key"
 SEQ = "seq"
+# Each command the parent writes carries its number (0, 1, ...), checked by the worker's reader
+# (perf/server.py): a line on the pipe out of that order was written by another than the parent.
+COMMAND_SEQ = "command_seq"
 
 
 def new_event_key() -> str:

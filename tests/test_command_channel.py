@@ -11,9 +11,9 @@ import pytest
 from harness.perf.server import stdin_commands
 from harness.protocol import frozen_json_decoder
 
-LINES = ['{"cmd": "time", "case": 2, "side": "candidate", "reps": 7, "first": 14, "keep": 17}',
-         '  {"cmd": "inputs", "seed": 918273645, "nested": [1, 2.5, null, true, {"k": "\\u00e9"}]}  ',
-         '{"cmd": "done"}']
+LINES = ['{"cmd": "time", "case": 2, "side": "candidate", "reps": 7, "first": 14, "keep": 17, "command_seq": 0}',
+         '  {"cmd": "inputs", "seed": 918273645, "nested": [1, 2.5, null, true, {"k": "\\u00e9"}], "command_seq": 1}  ',
+         '{"cmd": "done", "command_seq": 2}']
 
 
 def test_it_parses_what_json_loads_parses():
@@ -70,7 +70,7 @@ def test_commands_come_only_from_the_parents_pipe(tmp_path):
         os.write(parent, (LINES[0] + "\n").encode())
         os.dup2(file, pipe)  # the number the parent's pipe came in under: not what is read
         assert next(commands) == json.loads(LINES[0])
-        os.write(parent, (LINES[2] + "\n").encode())
+        os.write(parent, (LINES[1] + "\n").encode())
         os.dup2(file, own[0])  # the duplicate's own number: refused before it is read
         with pytest.raises(PermissionError, match="command pipe was replaced"):
             next(commands)
@@ -84,3 +84,26 @@ def _inode(fd: int) -> int | None:
         return os.fstat(fd).st_ino
     except OSError:
         return None
+
+
+def test_a_line_written_through_the_pipe_reopened_by_the_worker_is_tampering():
+    """The pipe's write end can be reopened through /proc/self/fd (torch.save opens paths natively,
+    unseen by the guard): a line written there comes before the parent's command of its number,
+    which then comes twice; either way the order is broken, and the commands end as tampering."""
+    pipe, parent = os.pipe()
+    commands = stdin_commands(pipe)
+    try:
+        os.write(parent, (LINES[0] + "\n").encode())
+        assert next(commands) == json.loads(LINES[0])
+        with open(f"/proc/self/fd/{pipe}", "wb") as reopened:  # as the submission's torch.save did
+            reopened.write(b'{"cmd": "time", "case": 0, "keep": null, "command_seq": 1}\n')
+        os.write(parent, (LINES[1] + "\n").encode())
+        assert next(commands)["case"] == 0  # the forged line, numbered right, comes first...
+        with pytest.raises(PermissionError, match="out of the parent's order"):
+            next(commands)  # ...and the parent's own command of that number is then refused
+        unnumbered = stdin_commands(_pipe_with('{"cmd": "done"}\n'))
+        with pytest.raises(PermissionError, match="out of the parent's order"):
+            next(unnumbered)
+    finally:
+        for fd in (pipe, parent):
+            os.close(fd)

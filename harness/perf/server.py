@@ -824,7 +824,17 @@ def _pipe_lines(fd: int, identity: tuple[int, int]) -> Iterator[str]:
 
 
 def _commands(lines: Iterator[str], parse: Callable[[str], Any]) -> Iterator[dict]:
+    """The commands, each checked to carry the next number of the parent's count: the pipe's write
+    end can be reopened through ``/proc/self/fd`` (torch.save opens a path natively), and a line the
+    submission wrote there comes before the parent's command of that number, which then comes twice
+    (stdin_pipe_refilled_by_the_worker.py filled the pipe that way)."""
+    expected = 0
     for line in lines:
         line = line.strip()
         if line:
-            yield parse(line)
+            command = parse(line)
+            if type(command) is not dict or command.get(protocol.COMMAND_SEQ) != expected:
+                raise CommandPipeReplaced("tampering: a command out of the parent's order on the harness's command "
+                                          "pipe (written by another than the parent)")
+            expected += 1
+            yield command

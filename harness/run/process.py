@@ -128,6 +128,7 @@ class WorkerProcess:
         job_file = job_dir / f"{name}.json"
         self._key = protocol.new_event_key()
         self._seq = 0
+        self._commands_sent = 0  # each command carries its number: the worker reads them in order, once
         job_file.write_text(json.dumps({**spec, protocol.EVENT_KEY: self._key}))
         self._key = self._key.encode()
         self._read_fd, write_fd = os.pipe()
@@ -303,7 +304,7 @@ class WorkerProcess:
             fd = self.proc.stdin.fileno()
         except (AttributeError, OSError, ValueError):
             return False
-        data = memoryview((json.dumps(command) + "\n").encode())
+        data = memoryview((json.dumps({**command, protocol.COMMAND_SEQ: self._commands_sent}) + "\n").encode())
         deadline = time.monotonic() + wait_s
         try:
             os.set_blocking(fd, False)
@@ -315,6 +316,7 @@ class WorkerProcess:
                     if left <= 0:
                         return False
                     select.select([], [fd], [], min(left, 0.05))
+            self._commands_sent += 1
             return True
         except OSError:  # BrokenPipeError among them: it is gone
             return False
