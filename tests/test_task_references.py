@@ -110,6 +110,30 @@ def test_later_config_passes_are_kept_for_the_last_ones_used(monkeypatch):
     assert computed == [0, 1, 2, 3, 1]  # pass 1 was dropped when 3 came; 0 and 3 were found
 
 
+def test_a_job_holds_few_later_config_passes_at_once_and_draws_again_what_it_let_go():
+    """A job's later autotune passes are held a few at a time (the parent held all 128 of a
+    submission's passes, 1.7 GB for the task with the largest cases); one let go is drawn and
+    computed again when asked for, to the same values."""
+    from types import SimpleNamespace
+
+    from harness.run.reference import PassInputs
+    drawn, computed = [], []
+
+    def draw(config):
+        drawn.append(config)
+        return [SimpleNamespace(config=config)]
+
+    inputs = PassInputs(draw(0), ["e0"], draw, lambda config: computed.append(config) or [f"e{config}"])
+    for config in range(1, 2 + PassInputs.HELD_PASSES):
+        cases, expected = inputs.of(config)
+        assert cases[0].config == config and expected == [f"e{config}"]
+    assert len(inputs._expected) == 1 + PassInputs.HELD_PASSES  # pass 0 and the last ones asked for
+    cases, expected = inputs.of(1)
+    assert cases[0].config == 1 and drawn.count(1) == computed.count(1) == 2  # let go, then drawn again
+    assert inputs.of(0)[0][0].config == 0 and 0 not in computed  # the first pass stays
+    assert len(inputs._expected) <= 1 + PassInputs.HELD_PASSES and len(inputs._cases) <= 1 + PassInputs.HELD_PASSES
+
+
 def test_each_process_of_a_job_is_judged_on_case_objects_of_its_own():
     """Checks may keep state across the calls of one process (the random tasks' tests across calls):
     a job spread over processes gives each its own cases (same values); a config pass draws its own."""

@@ -26,7 +26,7 @@ class ReferenceCache:
     need them) are kept for the ``LATER_PASSES`` used last, which bounds what a long-lived evaluator
     holds."""
 
-    LATER_PASSES = 32
+    LATER_PASSES = 8
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -83,10 +83,17 @@ class PassInputs:
     attributes named ``*history``, which every config pass of a process shares (its counter runs on
     from one pass to the next: rand_repeats_across_config_passes (tests/test_adversarial.py))."""
 
+    # Later passes held at once: each holds a pass's inputs and expected outputs (megabytes in the
+    # largest tasks), and a submission of 128 autotune configs whose calls cost nothing had the
+    # parent hold all of them, 1.7 GB for one job (many_configs_parent_memory.py); the oldest is
+    # let go (drawn and computed again if asked for again: the same values, at a cost of time).
+    HELD_PASSES = 4
+
     def __init__(self, cases: list[Case], expected: list[CallRecord], draw_cases: Callable[[int], list[Case]],
                  expected_of: Callable[[int], list[CallRecord]], shares: list[list[int]] | None = None) -> None:
         self._cases = {(0, 0): cases}
         self._expected = {0: expected}
+        self._held: list[int] = []  # later passes held now, oldest first
         self._draw_cases, self._expected_of = draw_cases, expected_of
         self._process_of = {i: k for k, share in enumerate(shares or []) for i in share}
         self._lock = threading.Lock()  # fail-fast's checks and the final judgement may ask at once
@@ -101,6 +108,13 @@ class PassInputs:
         index ``case`` is judged on."""
         key = (config, self.process_of(case))
         with self._lock:
+            if config and config not in self._held:
+                self._held.append(config)
+                while len(self._held) > self.HELD_PASSES:
+                    gone = self._held.pop(0)
+                    self._expected.pop(gone, None)
+                    for held in [k for k in self._cases if k[0] == gone]:
+                        del self._cases[held]
             if config not in self._expected:
                 self._expected[config] = self._expected_of(config)
             if key not in self._cases:
