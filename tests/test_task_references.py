@@ -131,6 +131,9 @@ def test_a_job_holds_few_later_config_passes_at_once_and_draws_again_what_it_let
     cases, expected = inputs.of(1)
     assert cases[0].config == 1 and drawn.count(1) == computed.count(1) == 2  # let go, then drawn again
     assert inputs.of(0)[0][0].config == 0 and 0 not in computed  # the first pass stays
+    for config in (3, 2 + PassInputs.HELD_PASSES):  # one used again is kept over one used longer ago
+        inputs.of(config)
+    assert 3 in inputs._expected and 4 not in inputs._expected and computed.count(3) == 1
     assert len(inputs._expected) <= 1 + PassInputs.HELD_PASSES and len(inputs._cases) <= 1 + PassInputs.HELD_PASSES
 
 

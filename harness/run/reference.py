@@ -85,15 +85,15 @@ class PassInputs:
 
     # Later passes held at once: each holds a pass's inputs and expected outputs (megabytes in the
     # largest tasks), and a submission of 128 autotune configs whose calls cost nothing had the
-    # parent hold all of them, 1.7 GB for one job (many_configs_parent_memory.py); the oldest is
-    # let go (drawn and computed again if asked for again: the same values, at a cost of time).
+    # parent hold all of them, 1.7 GB for one job (a red-team submission); the one used longest ago
+    # is let go (drawn and computed again if asked for again: the same values, at a cost of time).
     HELD_PASSES = 4
 
     def __init__(self, cases: list[Case], expected: list[CallRecord], draw_cases: Callable[[int], list[Case]],
                  expected_of: Callable[[int], list[CallRecord]], shares: list[list[int]] | None = None) -> None:
         self._cases = {(0, 0): cases}
         self._expected = {0: expected}
-        self._held: list[int] = []  # later passes held now, oldest first
+        self._held: list[int] = []  # later passes held now, the one used longest ago first
         self._draw_cases, self._expected_of = draw_cases, expected_of
         self._process_of = {i: k for k, share in enumerate(shares or []) for i in share}
         self._lock = threading.Lock()  # fail-fast's checks and the final judgement may ask at once
@@ -108,7 +108,9 @@ class PassInputs:
         index ``case`` is judged on."""
         key = (config, self.process_of(case))
         with self._lock:
-            if config and config not in self._held:
+            if config:
+                if config in self._held:
+                    self._held.remove(config)
                 self._held.append(config)
                 while len(self._held) > self.HELD_PASSES:
                     gone = self._held.pop(0)
