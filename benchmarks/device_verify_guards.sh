@@ -84,14 +84,24 @@ PY
   tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
   step gpu_attacks "${GPU_ATTACKS_S:-240}" python3 -m pytest -q -p no:cacheprovider -rfEs -m gpu tests/test_adversarial.py
   tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
+elif [ "${PART:-}" = pinned ]; then  # session 23: the page-locked host memory rule (pinned_host.py) natively
+  step probe 40 python3 benchmarks/host_pinned_probe.py
+  tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
+  step gpu_blinding "${GPU_ATTACKS_S:-150}" python3 -m pytest -q -p no:cacheprovider -rfEs -m gpu tests/test_adversarial.py \
+    -k test_pytorch_work_the_monitor_cannot_see_is_caught_natively
+  tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
+  step call_exe "${CALL_EXE_S:-300}" python3 benchmarks/throughput.py --out "$R/tp" --parts call_exe --suite-timeout "$(( ${CALL_EXE_S:-300} - 10 ))"
+  tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
 elif [ "${PART:-}" = short ]; then  # what fits a machine's last minutes: honest solutions and the random statistics
   step call_exe 90 python3 benchmarks/throughput.py --out "$R/tp" --parts call_exe --suite-timeout 80
   tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
   step gpu_statistics 60 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_random_statistics.py tests/test_sampled_results.py -m gpu
   tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
 elif [ "${PART:-}" = attacks ]; then
-  step call_exe 90 python3 benchmarks/throughput.py --out "$R/tp" --parts call_exe --suite-timeout 80
-  tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
+  if [ "${CALL_EXE:-1}" != 0 ]; then  # CALL_EXE=0: the adversarial step alone (call_exe ran natively this session)
+    step call_exe 90 python3 benchmarks/throughput.py --out "$R/tp" --parts call_exe --suite-timeout 80
+    tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
+  fi
   step adversarial "${ADVERSARIAL_S:-430}" python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_adversarial.py tests/test_saved_results.py \
     tests/test_crash_retry.py tests/test_disk_watch.py tests/test_frozen_types.py tests/test_command_channel.py
   tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards

@@ -1007,6 +1007,11 @@ BLINDING = {"blind_thread": "guard: the submission may not", "blind_dispatch": "
             "blind_redispatch": ("gpu_trace", "memory held before the call"),
             # other code doing the work below the monitor: PyTorch's jiterator, the host between copies
             "jiterator_named_like_triton": "torch.cuda.jiterator", "pinned_host_offload": "tensor in host memory",
+            # the host between copies that reach page-locked memory by pointer arithmetic: memory the
+            # job took in a call or at import, or registered with CUDA (harness/sandbox/pinned_host.py)
+            "pinned_host_offset_address": "page-locked host memory",
+            "pinned_at_import_offset_address": "page-locked host memory",
+            "cuda_host_register_numpy": "cudaHostRegister",
             # bytes read as another type, on the device (on the host, "tensor in host memory" came first)
             "bytes_reinterpreted_relu_on_device": "read as torch.uint8"}
 

@@ -122,3 +122,20 @@ def test_terminal_text_escapes_controls_and_bidirectional_overrides():
     from harness.report.table import terminal_safe
     shown = terminal_safe("ok\x1b[2J\rfake\u202eevil\u2066x\u200f\ud800 caf\u00e9")
     assert shown == "ok\\x1b[2J\\rfake\\u202eevil\\u2066x\\u200f\\ud800 caf\u00e9", shown
+
+
+def test_an_integrity_failure_is_counted_by_what_its_message_says_not_by_module_names_in_it():
+    from harness.report.summary import failure_cause
+    from harness.verdicts import JobResult, StageResult
+
+    def cause(detail: str) -> str:
+        result = JobResult(key="k", task_id="Activation/relu.py", category="Activation", sample_id=0, source="s",
+                           code_sha="0", call=StageResult("ok"), exe=StageResult("integrity", detail),
+                           perf=StageResult("skipped"), mode="gpu")
+        return failure_cause(result)
+
+    # a traceback names the exception's module: harness.sandbox.worker is no sandbox refusal
+    assert cause("case a: harness.sandbox.worker.Tampering: tampering: 16 native thread(s)") == "integrity:tampering"
+    assert cause("case a: harness.sandbox.guard.GuardRefusal: guard: the submission may not call x") == "integrity:guard"
+    assert cause("sandbox: the system refused the submission (writing outside)") == "integrity:sandbox"
+    assert cause("gpu_trace - 1 Triton launch(es) counted") == "integrity:gpu_trace"

@@ -10,6 +10,7 @@ strictly correct by what failed first (see :func:`failure_cause`).
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterable
@@ -66,10 +67,14 @@ def failure_cause(result: JobResult) -> str:
     return stage.status
 
 
+_DOTTED_NAME = re.compile(r"\b\w+(?:\.\w+)+")
+
+
 def _integrity_kind(detail: str) -> str:
-    text = detail.strip()
+    # dotted names (an exception's qualified name, a module path: harness.sandbox.guard) are not kinds
+    text = _DOTTED_NAME.sub("", detail.strip())
     for kind in ("torch_fallback", "no_triton_launch", "gpu_trace", "faster_than_roofline", "timed_faster_than_checked",
-                 "monkeypatch", "guard", "protocol", "sandbox"):
+                 "monkeypatch", "guard", "protocol", "sandbox", "tampering"):
         if kind in text:
             return kind
     return "other"

@@ -138,6 +138,11 @@ TENSOR_METHODS = ("new_tensor", "apply_", "map_", "map2_")
 # older versions name the setting function per backend)
 GPU_MEMORY_LIMIT_SETTERS = ("_cuda_setMemoryFraction", "_accelerator_setAllocatorSettings",
                             "_cuda_cudaCachingAllocator_set_allocator_settings")
+# Page-locked host memory a GPU kernel can address (pinned_host.py): host memory registered with CUDA
+# outside torch's host allocator, and that allocator's counters reset (the worker's count of what a
+# job took is read from them)
+PINNED_HOST_PRIMITIVES = (("torch._C._cudart", "cudaHostRegister"), ("torch._C", "_cuda_resetAccumulatedHostMemoryStats"),
+                          ("torch._C", "_cuda_resetPeakHostMemoryStats"))
 # TorchScript's compilers that run a graph's operators natively, below the dispatcher (no mode sees
 # them): the tensor-expression fuser (NNC) and the legacy and oneDNN fusers, switched off in the worker
 # before the submission is imported (TORCHSCRIPT_FUSER_SWITCHES, each called with False); those
@@ -193,6 +198,7 @@ REFUSED_WITH_SUBMISSION_ON_STACK = frozenset({"torch.utils._python_dispatch._dis
                                               f"torch._C.{JITERATOR_LAUNCH}",
                                               "torch._C._construct_storage_from_data_pointer",
                                               *(f"torch._C.{name}" for name in GPU_MEMORY_LIMIT_SETTERS),
+                                              *(f"{module}.{name}" for module, name in PINNED_HOST_PRIMITIVES),
                                               *(f"{module}.{name}" for module, names in TORCHSCRIPT_NATIVE_RUNNERS
                                                 for name in names)})
 # Why a proxied primitive is refused to the submission, where the general reason does not say it
@@ -208,6 +214,9 @@ PROXY_REASONS = {f"torch._C.{JITERATOR_LAUNCH}": "torch.cuda.jiterator compiles 
                                  "print or format a tensor's values, or call torch code that takes the harness's "
                                  "monitor off the dispatch stack (a higher-order operator's handler): what runs "
                                  "there is unseen"),
+                 **dict.fromkeys((f"{module}.{name}" for module, name in PINNED_HOST_PRIMITIVES),
+                                 "a GPU kernel can address page-locked host memory, and work done on the host "
+                                 "between two copy kernels is seen by no monitor"),
                  **dict.fromkeys((f"torch._C.{name}" for name in GPU_MEMORY_LIMIT_SETTERS),
                                  "the harness caps the GPU memory a worker may take at its share of the run's "
                                  "budget: its judge and other jobs need the rest"),
@@ -485,6 +494,8 @@ def _proxied_names() -> list[tuple[str, str]]:
              ("torch._C", "_construct_storage_from_data_pointer"),
              # the cap on the GPU memory the worker may take (gpu_memory_cap.py)
              *(("torch._C", name) for name in GPU_MEMORY_LIMIT_SETTERS),
+             # page-locked host memory outside torch's count, and the count reset (pinned_host.py)
+             *PINNED_HOST_PRIMITIVES,
              # what runs TorchScript graphs or NNC code below the dispatcher
              *((module, name) for module, names in TORCHSCRIPT_NATIVE_RUNNERS for name in names),
              # what hands frames to a callback of TorchDynamo's (or the submission's)

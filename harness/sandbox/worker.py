@@ -28,6 +28,7 @@ from harness import protocol
 from harness.bounded_io import freeze_serialization, save_tensors
 from harness.protocol import EventWriter
 from harness.sandbox.native_threads import pool_thread_problem
+from harness.sandbox.pinned_host import PinnedHostWatch
 from harness.verdicts import ERROR, HARNESS_ERROR, INTEGRITY
 
 SUBMISSION_MODULE = "kbx_submission"
@@ -218,12 +219,14 @@ def run(job: dict, reporter: EventWriter) -> None:
     record_no_lazy_call_stacks()
     snapshot = ModuleSnapshot()
     modes = ModeStacks()
+    host_memory = PinnedHostWatch()  # before the import: what the job takes from here on counts
     barrier = CodeBarrier(code_kinds)  # none of the submission's code runs while results are saved
     frozen = freeze_for_worker()  # last before arming: no class attribute of the harness's is set afterwards
     arm(policy, originals, launch_check.compiler_state_changed, launches.router(), import_environment_check(snapshot.changed),
         STAND_IN_CODES, barrier)
     scrub_modules()
-    sandbox += "+guard" + ("+keys" if keys_watched else "") + ("+frozen" if frozen else "") + ("+rules" if rules_sealed else "")
+    sandbox += "+guard" + ("+keys" if keys_watched else "") + ("+frozen" if frozen else "") + ("+rules" if rules_sealed else "") + \
+        ("+pinned" if host_memory.active else "")
 
     # which code this process imports: the parent checks it is the job's own (run/runner.py)
     reporter.emit(protocol.STAGE, stage=protocol.LOAD, sandbox=sandbox, source_sha256=_sha256_of(submission))
@@ -233,7 +236,7 @@ def run(job: dict, reporter: EventWriter) -> None:
         reporter.emit(protocol.REPORT, stage=protocol.LOAD, status=_status_of(exc), detail=format_error(exc, str(submission)))
         return
     try:
-        _unchanged(snapshot, modes, launch_check, "at import")
+        _unchanged(snapshot, modes, launch_check, "at import", host_memory)
     except PermissionError as exc:
         reporter.emit(protocol.REPORT, stage=protocol.LOAD, status=INTEGRITY, detail=str(exc))
         return
@@ -298,7 +301,7 @@ def run(job: dict, reporter: EventWriter) -> None:
                                 # calls next: a check, the saving) can still write to the tensors it
                                 # returned, not to what is saved (tests/adversarial/fix_up_*.py)
                                 payload = map_tensors(record.to_payload(), clone)
-                        _unchanged(snapshot, modes, launch_check, "during the call")  # before library code runs for the harness
+                        _unchanged(snapshot, modes, launch_check, "during the call", host_memory)  # before library code runs for the harness
                         sync()  # inside the trace: every kernel the call queued has run
                 except BaseException as exc:  # noqa: BLE001 - tampering, a refused primitive, an exit: the job ends
                     error = exc
@@ -368,13 +371,14 @@ def serve_perf(server: Any, commands: Any, reporter: EventWriter, submission: st
 _GC_CALLBACKS = gc.callbacks
 
 
-def _unchanged(snapshot: Any, modes: Any, launch_check: Any, when: str) -> None:
+def _unchanged(snapshot: Any, modes: Any, launch_check: Any, when: str, host_memory: Any = None) -> None:
     """Raise :class:`Tampering` if the submission rebound code the harness is about to rely on, left
     a torch mode of its own active (outside the monitors), changed what steers Triton's compiler,
-    started a thread of PyTorch's task pool (native_threads.py), or left a garbage-collector
+    started a thread of PyTorch's task pool (native_threads.py), left a garbage-collector
     callback (one runs at any allocation of the harness's, between its checks: with a torch mode it
     pushed there, monitor_taken_via_integrity_globals.py swapped a name the next monitor was built
-    from; neither torch nor Triton registers one)."""
+    from; neither torch nor Triton registers one), or (``pinned``: at import and in checked calls;
+    perf stages its own results in pinned memory) took page-locked host memory (pinned_host.py)."""
     if _GC_CALLBACKS:
         raise Tampering(f"tampering: {len(_GC_CALLBACKS)} garbage-collector callback(s) registered {when} "
                         "(they run between the harness's own steps)")
@@ -388,6 +392,9 @@ def _unchanged(snapshot: Any, modes: Any, launch_check: Any, when: str) -> None:
     threads = pool_thread_problem()
     if threads:
         raise Tampering(threads)
+    host = host_memory.problem(when) if host_memory is not None else None
+    if host:
+        raise Tampering(host)
 
 
 def _report_stop(reporter: Any, index: int, case: Any, pins: str, error: BaseException, submission: Path) -> None:
