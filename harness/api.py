@@ -13,7 +13,7 @@ from math import comb
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from harness.config import GPU, RunConfig, StageLimits
+from harness.config import GPU, RunConfig, StageLimits, draw_seed, seed_given
 from harness.files import remove_tree
 from harness.run.pool import JobPool, PoolClosed, QueueFull
 from harness.run.runner import Evaluator as _Runner
@@ -162,7 +162,9 @@ class Evaluator:
     Each record is the per-job dict of ``metrics.json`` (``verdict``, ``call``/``exe``/``perf``,
     ``cases``, ``perf_metrics``, ...). ``submit`` raises :class:`QueueFull` when ``max_pending``
     jobs already wait for a worker (back-pressure: retry later), :class:`PoolClosed` after
-    :meth:`close`. Submissions run isolated exactly as in ``kernelbenchx eval``.
+    :meth:`close`. Submissions run isolated exactly as in ``kernelbenchx eval``. Unless ``seed``
+    (or ``KERNELBENCHX_SEED``) is given, each submission's inputs are drawn from a fresh secret seed
+    of its own (its record's ``info.seed``), and :attr:`seed` is None.
     """
 
     def __init__(self, *, seed: int | None = None, mode: str | None = None, workers: int | None = None,
@@ -190,7 +192,12 @@ class Evaluator:
         else:
             self._runner = _Runner(config)
         self.mode = self._runner.mode
-        self.seed = config.seed  # drawn when not given (config.resolve_seed)
+        # Unless a seed is given, every submission's inputs come from a seed of its own: a client
+        # sees each record (a case's error text can carry input values) before it sends the next,
+        # and with one seed for the evaluator's life a submission that printed its inputs let the
+        # next carry a table of the answers (a reward loop would learn the same). None then.
+        self._own_seeds = not seed_given(seed)
+        self.seed = None if self._own_seeds else config.seed
         self._pool = JobPool(self._runner, max_pending=max_pending)
 
     def submit(self, task_id: str, code: str, *, sample_id: int = 0,
@@ -202,6 +209,8 @@ class Evaluator:
         _check_submission(task_id, code, sample_id, timeout)
         [job] = load_submissions([(task_id, code)])
         job.sample_id = sample_id
+        if self._own_seeds:
+            job.seed = draw_seed()  # (in the record's info)
         inner = self._pool.submit(job, StageLimits.with_timeout(timeout) if timeout else None)
         outer: "Future[dict[str, Any]]" = Future()
 

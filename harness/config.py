@@ -103,4 +103,14 @@ def resolve_seed(seed: int | None, recorded: int | None = None) -> int:
             return int(value)
         except ValueError:
             raise ValueError(f"{ENV_SEED}={value!r} is not an integer seed") from None
+    return draw_seed()
+
+
+def seed_given(seed: int | None) -> bool:
+    """Whether a seed was chosen (``seed``, or ``KERNELBENCHX_SEED``) rather than left to be drawn."""
+    return seed is not None or bool(os.environ.get(ENV_SEED, "").strip())
+
+
+def draw_seed() -> int:
+    """A fresh secret seed."""
     return secrets.randbelow(1 << 31)

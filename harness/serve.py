@@ -4,7 +4,8 @@ loops in other processes or languages.
 ``POST /evaluate`` with a JSON body ``{"task_id": "Activation/relu.py", "code": "...",
 "sample_id": 0, "timeout": 60}`` (``sample_id`` and ``timeout`` optional; ``timeout`` is seconds
 for call and exe each, at most the server's) answers, once the job is done, with the job's
-``metrics.json`` record. ``GET /health`` answers with the mode, seed and load. Answers:
+``metrics.json`` record. ``GET /health`` answers with the mode, the seed (null: each submission
+draws its own) and the load. Answers:
 
 | status | when |
 | --- | --- |
@@ -225,12 +226,18 @@ class _Handler(BaseHTTPRequestHandler):
 
     def handle_one_request(self) -> None:
         self.server.reading(self.connection, True)  # until the request is in (see EvaluationServer)
+        self._body_read = False
         try:
             super().handle_one_request()
         finally:
             self.server.reading(self.connection, False)
 
     def _answer(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+        if self._body_left_unread():
+            # What follows on the connection is that body, which would be read as the next request:
+            # a page's plain-text POST to another path carried a whole JSON request to /evaluate,
+            # with headers of its choosing, past the Origin, Content-Type and Host checks
+            self.close_connection = True
         data = json.dumps(payload).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
@@ -239,6 +246,12 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.end_headers()
         self.wfile.write(data)
+
+    def _body_left_unread(self) -> bool:
+        """Whether this request declares a body the handler has not read."""
+        if getattr(self, "_body_read", False) or self.headers is None:
+            return False
+        return self.headers.get("Content-Length", "0").strip() != "0" or self.headers.get("Transfer-Encoding") is not None
 
     def _refused_as_foreign(self) -> bool:
         """Answer a request a web page could have sent (foreign_request) and say so; with
@@ -271,25 +284,22 @@ class _Handler(BaseHTTPRequestHandler):
                 pass
 
     def _evaluate(self) -> None:
+        if self._refused_as_foreign():  # first, whatever the path (the body is not read)
+            return None
         if self.path != "/evaluate":
             return self._answer(404, {"error": f"no such path {self.path!r} (POST /evaluate)"})
-        if self._refused_as_foreign():
-            self.close_connection = True  # the body is not read
-            return None
         if not _json_body(self.headers):
-            self.close_connection = True
             return self._answer(415, {"error": "send the body as JSON (Content-Type: application/json)"})
         try:
             length = int(self.headers.get("Content-Length", ""))
         except ValueError:
             return self._answer(400, {"error": "a Content-Length header is required"})
         if length > MAX_BODY_BYTES or length < 0:
-            self.close_connection = True  # the body is not read
             return self._answer(413, {"error": f"the body is larger than {MAX_BODY_BYTES} bytes"})
         raw = self.rfile.read(length)
+        self._body_read = len(raw) == length
         self.server.reading(self.connection, False)  # the request is in: evaluating takes what it takes
         if len(raw) != length:  # cut while it trickled in (the read deadline), or the client stopped
-            self.close_connection = True
             return self._answer(400, {"error": f"the body ended after {len(raw)} of {length} bytes"})
         try:
             task_id, code, sample_id, timeout = _request_fields(json.loads(raw or b"null"))

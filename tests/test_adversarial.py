@@ -309,6 +309,11 @@ EXPECTED = {
     "native_load_from_pruned_config": (("error", "integrity"), "call", ("called torch/_ops.py (load_library)",
                                                                         "0 active drivers ([])")),
     "code_of_the_launch_stand_in": ("integrity", "call", "give a function the code of integrity.py"),
+    # a "libdevice" call naming a function the submission added to torch, or any torch function:
+    # looked up by name and run with dispatch off, it did a whole task unseen; only the symbols
+    # Triton's libdevice modules declare are evaluated (an unknown one would not link on a GPU)
+    "extern_name_added_to_torch": ("error", "exe", "no libdevice function"),
+    "extern_torch_function_by_name": ("error", "exe", "no libdevice function"),
     # os.system as a finalizer, run as the harness drops an input (no submission frame on the stack):
     # refused, so its later calls find no trace of the command and return zeros (at b6fe8c6 it ran)
     "finalizer_spawns_process": ("wrong", None, ("all zeros", "elements differ")),

@@ -97,17 +97,23 @@ def test_each_config_pass_draws_values_of_its_own():
     assert differ >= len(first) // 2, differ
 
 
-def test_later_config_passes_are_kept_for_the_last_ones_used(monkeypatch):
-    """The first pass's references stay for the run; later passes' are bounded (an evaluator that
-    lives for days must not keep one per task and config)."""
+def test_later_config_passes_and_other_seeds_are_kept_for_the_last_ones_used(monkeypatch):
+    """The first pass's references of the run's seed stay for the run; later passes' and those of
+    jobs with seeds of their own (a warm evaluator's submissions) are bounded (an evaluator that
+    lives for days must not keep one per task and config, nor one per submission)."""
     from harness.run import reference
     computed = []
-    monkeypatch.setattr(reference, "compute_reference", lambda task, seed, device, config=0: computed.append(config) or [config])
-    monkeypatch.setattr(reference.ReferenceCache, "LATER_PASSES", 2)
-    cache, task = reference.ReferenceCache(), get_task("Activation/relu.py")
+    monkeypatch.setattr(reference, "compute_reference",
+                        lambda task, seed, device, config=0: computed.append((seed, config)) or [(seed, config)])
+    monkeypatch.setattr(reference.ReferenceCache, "RECENT", 2)
+    cache, task = reference.ReferenceCache(kept_seed=7), get_task("Activation/relu.py")
     for config in (0, 1, 2, 3, 0, 3, 1):
-        assert cache.get(task, 7, "cpu", config) == [config]
-    assert computed == [0, 1, 2, 3, 1]  # pass 1 was dropped when 3 came; 0 and 3 were found
+        assert cache.get(task, 7, "cpu", config) == [(7, config)]
+    assert computed == [(7, 0), (7, 1), (7, 2), (7, 3), (7, 1)]  # pass 1 was dropped when 3 came; 0 and 3 were found
+    computed.clear()
+    for seed in (11, 12, 13, 11, 7):  # other seeds' first passes are recent ones too; the run's stays
+        assert cache.get(task, seed, "cpu") == [(seed, 0)]
+    assert computed == [(11, 0), (12, 0), (13, 0), (11, 0)]
 
 
 def test_a_job_holds_few_later_config_passes_at_once_and_draws_again_what_it_let_go():

@@ -5,6 +5,7 @@ queue pushes back, the server binds to loopback only unless told, and shuts down
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 import urllib.error
@@ -77,6 +78,25 @@ def test_a_submission_spinning_at_import_is_held_to_the_requests_time_limit(warm
     record = warm.submit("Activation/relu.py", "while True:\n    pass\n", timeout=4).result(timeout=120)
     assert record["verdict"] == "timeout" and "load stage" in record["call"]["detail"], record["call"]
     assert time.monotonic() - started < 30
+
+
+def test_each_submission_draws_inputs_of_its_own_unless_a_seed_is_given(warm, monkeypatch):
+    """A client sees each record (a case's error text can carry its inputs) before it sends the
+    next: with one seed for the evaluator's life, a submission that printed its inputs let the next
+    carry the answers. Unless a seed is given, every submission draws its own."""
+    leak = "def relu(input, inplace=False):\n    raise ValueError(repr(input.flatten()[:4].tolist()))\n"
+
+    def reasons(record: dict) -> list[str]:
+        return [c["reason"] for c in record["cases"]]
+
+    given = [warm.submit("Activation/relu.py", leak).result(timeout=300) for _ in range(2)]
+    assert warm.seed == 0 and "seed" not in given[0]["info"]  # the tests' KERNELBENCHX_SEED: given
+    assert reasons(given[0]) == reasons(given[1]) and all("ValueError" in r for r in reasons(given[0]))
+    monkeypatch.delenv("KERNELBENCHX_SEED")
+    with Evaluator(perf=False, workers=1, timeout=20) as ev:
+        drawn = [ev.submit("Activation/relu.py", leak).result(timeout=300) for _ in range(2)]
+        assert ev.seed is None and drawn[0]["info"]["seed"] != drawn[1]["info"]["seed"]
+    assert reasons(drawn[0]) != reasons(drawn[1]) and all("ValueError" in r for r in reasons(drawn[1]))
 
 
 def test_a_batch_comes_back_in_order(warm):
@@ -276,11 +296,27 @@ def test_what_a_web_page_could_send_is_refused_and_odd_fields_are_answered():
         assert _raw_status(server, "GET", "/health", {"Host": "attacker.example"}) == 421
         assert _raw_status(server, "GET", "/health", {"Host": "localhost:8765"}) == 200
         assert _raw_status(server, "POST", "/evaluate", {**json_type, "Origin": "http://127.0.0.1:3000"}, b"[1]") == 400
+        # a body left unread ends the connection: a page's plain-text POST elsewhere carried a whole
+        # request to /evaluate, with headers of its choosing, that was read as the next one
+        inner = (b"POST /evaluate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                 b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        for outer_headers in ("Origin: https://attacker.example\r\n", ""):
+            smuggler = socket.create_connection(server.server_address[:2], timeout=60)
+            smuggler.sendall(b"POST /elsewhere HTTP/1.1\r\nHost: localhost\r\n" + outer_headers.encode() +
+                             b"Content-Type: text/plain\r\nContent-Length: %d\r\n\r\n%s" % (len(inner), inner))
+            answered = b""
+            while True:
+                chunk = smuggler.recv(65536)
+                if not chunk:  # the server closed the connection after its one answer
+                    break
+                answered += chunk
+            smuggler.close()
+            assert answered.count(b"HTTP/1.1 ") == 1 and answered.startswith(
+                b"HTTP/1.1 403" if outer_headers else b"HTTP/1.1 404"), answered[:300]
         huge = json.dumps({"task_id": "Activation/relu.py", "code": "x = 1", "timeout": 10 ** 400}).encode()
         status, record, _ = _post(server.url, huge)
         assert status == 200 and record["verdict"] == "error", record   # no entry function: its own verdict
         # a client gone while its job waits: the job is dropped, the slot serves the next
-        import socket
         hang = json.dumps({"task_id": "Activation/relu.py", "code": HANGS, "timeout": 20}).encode()
         running = threading.Thread(target=lambda: _post(server.url, hang))
         running.start()

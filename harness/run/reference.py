@@ -22,40 +22,43 @@ class ReferenceCache:
     """Thread-safe memo of reference results. Each entry is computed once, under its own lock: a job
     waits only for its own task's reference, never for another task's (some take seconds, e.g. a
     special function whose CUDA kernel PyTorch compiles at its first call). The first config pass's
-    entries are kept for the run; the later passes' (only submissions with several autotune configs
-    need them) are kept for the ``LATER_PASSES`` used last, which bounds what a long-lived evaluator
-    holds."""
+    entries of the run's seed (``kept_seed``) are kept for the run; the others (later passes, which
+    only submissions with several autotune configs need, and jobs drawn with seeds of their own: a
+    warm evaluator's submissions) are kept for the ``RECENT`` used last, which bounds what a
+    long-lived evaluator holds (a job holds its own records while it runs)."""
 
-    LATER_PASSES = 8
+    RECENT = 8
 
-    def __init__(self) -> None:
+    def __init__(self, kept_seed: int | None = None) -> None:
+        self._kept_seed = kept_seed
         self._lock = threading.Lock()
         self._entry_locks: dict[tuple[str, int, str, int], threading.Lock] = {}
         self._cache: dict[tuple[str, int, str, int], list[CallRecord]] = {}
-        self._later: OrderedDict[tuple[str, int, str, int], list[CallRecord]] = OrderedDict()
+        self._recent: OrderedDict[tuple[str, int, str, int], list[CallRecord]] = OrderedDict()
 
     def get(self, task: Task, seed: int, device: str, config: int = 0) -> list[CallRecord]:
         """The expected outputs of ``task``'s correctness cases of config pass ``config``."""
         key = (task.id, seed, device, config)
+        kept = not config and seed == self._kept_seed
         with self._lock:
             entry_lock = self._entry_locks.setdefault(key, threading.Lock())
         with entry_lock:
             with self._lock:
                 found = self._cache.get(key)
                 if found is None:
-                    found = self._later.get(key)
-                if found is not None and config:
-                    self._later.move_to_end(key)
+                    found = self._recent.get(key)
+                    if found is not None:
+                        self._recent.move_to_end(key)
             if found is not None:
                 return found
             records = compute_reference(task, seed, device, config)
             with self._lock:
-                if not config:
+                if kept:
                     self._cache[key] = records
                 else:
-                    self._later[key] = records
-                    while len(self._later) > self.LATER_PASSES:
-                        gone, _ = self._later.popitem(last=False)
+                    self._recent[key] = records
+                    while len(self._recent) > self.RECENT:
+                        gone, _ = self._recent.popitem(last=False)
                         self._entry_locks.pop(gone, None)
             return records
 

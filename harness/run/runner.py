@@ -127,7 +127,7 @@ class Evaluator:
         self.mode = config.resolved_mode()
         if self.mode == GPU and not torch.cuda.is_available():
             raise RuntimeError("mode 'gpu' asked for, but no CUDA GPU is visible")
-        self.references = ReferenceCache()
+        self.references = ReferenceCache(kept_seed=config.seed)
         self.results: dict[str, JobResult] = {}  # by job key, after run()
         self._scratch = Path(tempfile.mkdtemp(prefix="kbx-jobs-"))
         # resolved here, before any worker's environment names its job dir as home and temp dir
@@ -330,6 +330,8 @@ class Evaluator:
             for job in jobs:
                 if self._stopping:
                     return
+                if job.seed is not None:  # its own inputs: nothing another job could share
+                    continue
                 try:
                     with self._parent_gpu_work(slot):
                         self.references.get(get_task(job.task_id), self.config.seed, device)
@@ -371,7 +373,7 @@ class Evaluator:
         device = self._reference_device(slot)
         clock = time.monotonic()
         with self._parent_gpu_work(slot):
-            cases = task.correctness_cases(self.config.seed, device)  # custom checks see the reference device
+            cases = task.correctness_cases(self.seed_of(job), device)  # custom checks see the reference device
         drawn = time.monotonic() - clock
         wanted = self._shares_wanted(task, len(cases)) if self._may_share() else 1
         slots = self._process_slots[slot]
@@ -389,7 +391,8 @@ class Evaluator:
                                else "perf not requested")
         return JobResult(key=job.key, task_id=job.task_id, category=category, sample_id=job.sample_id,
                          source=job.source, code_sha=job.code_sha, call=call, exe=exe, perf=perf,
-                         mode=self.mode, seconds=round(seconds, 3), info=info or {},
+                         mode=self.mode, seconds=round(seconds, 3),
+                         info={**(info or {}), **({"seed": job.seed} if job.seed is not None else {})},
                          perf_metrics=perf_metrics or {}, quality=code_quality(job.code) if job.code else {},
                          cases=list(cases or []))
 
@@ -432,7 +435,7 @@ class Evaluator:
         GPU's whole perf budget."""
         admission = admission or self.admit(job, slot)
         task, cases, slots = admission.task, admission.cases, admission.slots
-        device = self._reference_device(slot)
+        device, seed = self._reference_device(slot), self.seed_of(job)
         timing: dict[str, float] = dict(admission.timing)
         shares = split_cases(len(cases), admission.taken) if admission.taken > 1 else [None]
         if self.config.fail_fast:
@@ -468,18 +471,18 @@ class Evaluator:
             lent = 0  # bytes of its slot's allowance lent to the perf budget while in perf (gpu_memory.py)
             if self.perf_enabled and not alone and (memory is None or memory.try_reserve(footprint, ahead_of_need=True)):
                 reservation = Reservation(memory, footprint)
-                baseline = self._start_baseline(job_dir, task, slot, job_clock)
+                baseline = self._start_baseline(job_dir, task, seed, slot, job_clock)
             try:
                 # The expected outputs are needed only to judge: computed (or found in the cache)
                 # while the workers start and import, not before they are spawned.
                 clock = time.monotonic()
                 with self._parent_gpu_work(slot):
-                    expected = self.references.get(task, self.config.seed, device)
+                    expected = self.references.get(task, seed, device)
                 timing["reference_s"] = time.monotonic() - clock
 
                 # (asked for while judging, inside _parent_gpu_work)
-                inputs = PassInputs(cases, expected, lambda config: task.correctness_cases(self.config.seed, device, config),
-                                    lambda config: self.references.get(task, self.config.seed, device, config),
+                inputs = PassInputs(cases, expected, lambda config: task.correctness_cases(seed, device, config),
+                                    lambda config: self.references.get(task, seed, device, config),
                                     [s for s in shares if s is not None])
                 if self.config.fail_fast:
                     def failing(event: dict, path: Path, kernel_names: object) -> Any:
@@ -512,7 +515,7 @@ class Evaluator:
                             reservation = Reservation(memory, memory.reserve_all())
                         elif memory is not None and memory.reserve(footprint):  # waits for other jobs' perf to end
                             reservation = Reservation(memory, footprint)
-                        baseline = self._start_baseline(job_dir, task, slot, job_clock)
+                        baseline = self._start_baseline(job_dir, task, seed, slot, job_clock)
                     timing["perf_memory_wait_s"] = time.monotonic() - clock
                     if memory is not None and not alone:  # its slot's call/exe allowance, until the slot is free
                         memory.lend(LENT_IN_PERF)
@@ -610,7 +613,7 @@ class Evaluator:
             spec["file_limit"] = PERF_FILE_LIMIT
         disk_cap = self.config.job_disk_bytes or spec.get("file_limit", WORKER_FILE_LIMIT) + SLACK_BYTES
         return WorkerProcess(protocol.WORKER_MODULE, job_dir, spec, env, commands=True, zygote=self._zygote, clock=clock,
-                             after_import={"cmd": protocol.CMD_INPUTS, "seed": self.config.seed},
+                             after_import={"cmd": protocol.CMD_INPUTS, "seed": self.seed_of(job)},
                              warm=self._worker_warm(), disk_cap=disk_cap)
 
     def _protected(self) -> list[str]:
@@ -632,11 +635,15 @@ class Evaluator:
         expected = self._expected_seconds.get(task.id, n_cases * DEFAULT_SECONDS_PER_CASE)
         return shares_wanted(expected, self.shard_target_s, n_cases)
 
-    def _start_baseline(self, job_dir: Path, task, slot: str | None, clock: JobClock) -> WorkerProcess:
-        return start_baseline(job_dir, self._baseline_spec(task), baseline_env(slot), clock, self._zygote)
+    def _start_baseline(self, job_dir: Path, task, seed: int, slot: str | None, clock: JobClock) -> WorkerProcess:
+        return start_baseline(job_dir, self._baseline_spec(task, seed), baseline_env(slot), clock, self._zygote)
 
-    def _baseline_spec(self, task) -> dict:
-        return {"task_id": task.id, "seed": self.config.seed, "compile": self.config.compile_baseline,
+    def seed_of(self, job: Job) -> int:
+        """The seed of ``job``'s inputs: its own, or the run's."""
+        return job.seed if job.seed is not None else self.config.seed
+
+    def _baseline_spec(self, task, seed: int) -> dict:
+        return {"task_id": task.id, "seed": seed, "compile": self.config.compile_baseline,
                 "device": self._worker_device()}
 
     def _visible_devices(self, slot: str | None) -> str | None:

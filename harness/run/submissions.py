@@ -50,6 +50,9 @@ class Job:
     sample_id: int = 0
     error: str | None = None
     extra: dict = field(default_factory=dict)
+    # the job's own seed (a warm evaluator's submission draws one: its client sees each record, the
+    # error text of a case included, before it sends the next); None: the run's
+    seed: int | None = None
 
     @property
     def code_sha(self) -> str:

@@ -33,7 +33,9 @@ from __future__ import annotations
 
 import functools
 import inspect
-from types import ModuleType
+import re
+from pathlib import Path
+from types import MappingProxyType, ModuleType
 from typing import Any, Callable
 
 import numpy as np
@@ -230,16 +232,49 @@ def libdevice_torch_function(symbol: str):
     return None
 
 
+def declared_libdevice_symbols() -> frozenset[str]:
+    """The symbols the installed Triton's libdevice modules declare (CUDA's ``__nv_*``, HIP's
+    ``__ocml_*`` and helpers), read from their source: what a GPU's compiler can link a kernel to."""
+    import triton
+
+    extra = Path(triton.__file__).parent / "language" / "extra"
+    found: set[str] = set()
+    for backend in ("cuda", "hip"):
+        try:
+            found.update(_DECLARED_SYMBOL.findall((extra / backend / "libdevice.py").read_text()))
+        except OSError:  # a build without that backend
+            continue
+    return frozenset(found)
+
+
+_DECLARED_SYMBOL = re.compile(r"[\"'](__(?:nv|ocml|ockl|triton_hip)_\w+)[\"']")
+
+
+def libdevice_table() -> MappingProxyType:
+    """Each declared libdevice symbol (declared_libdevice_symbols) with the function that computes
+    it here, resolved now. A kernel may name any symbol in ``extern_elementwise``, and the call runs
+    with torch's dispatch off: resolved by name at call time, a symbol named after any torch function
+    (``inverse``) or a name added to torch (a hook of the submission's) ran unseen, a whole task's
+    work, beside a launch that did nothing (extern_torch_function_by_name.py,
+    extern_name_added_to_torch.py). Only functions bound before the submission is imported run."""
+    table = {symbol: fn for symbol in sorted(declared_libdevice_symbols())
+             if (fn := libdevice_torch_function(symbol)) is not None}
+    return MappingProxyType(table)
+
+
 def _install_libdevice(builder_cls, tensor_handle) -> None:
     """Evaluate libdevice calls with torch (``create_extern_elementwise``), and make every module a
     kernel may call them through callable inside interpreted kernels (``_bind_libdevice_modules``)."""
     import torch
     from triton.runtime import interpreter
 
-    def create_extern_elementwise(self, libName, libPath, symbol, argList, retType, isPure):
-        fn = libdevice_torch_function(symbol)
+    # (the table is a default, not a global or a cell: it is rebound by no audit-free assignment)
+    def create_extern_elementwise(self, libName, libPath, symbol, argList, retType, isPure,
+                                  _table=libdevice_table()):
+        fn = _table.get(symbol) if type(symbol) is str else None
         if fn is None:
-            raise NotImplementedError(f"libdevice function {symbol} is not supported in interpreter mode")
+            raise NotImplementedError(f"{symbol!r} is no libdevice function this interpreter evaluates (a GPU "
+                                      "links only the functions Triton's libdevice modules declare)")
         # The kernel's own math, evaluated for the interpreter: unseen by the worker's op monitor,
         # which would take it for the wrapper falling back to PyTorch (on a GPU it is device code),
         # and its operands for tensors the wrapper built from host data (they are the kernel's own).
