@@ -150,7 +150,15 @@ def compare_tensors(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance | None,
         o, r = o.double(), r.double()
         return torch.isfinite(r) & ((o - r).abs() > tol.atol * scale + tol.rtol * r.abs())
 
-    return _summary(where, out, ref, beyond, sample=sample) if _anywhere(beyond, out, ref) else None
+    def zero_sign_differs(o: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
+        return (r == 0) & (o == 0) & (torch.signbit(o) != torch.signbit(r))
+
+    if _anywhere(beyond, out, ref):
+        return _summary(where, out, ref, beyond, sample=sample)
+    if tol.signed_zero and _anywhere(zero_sign_differs, out, ref):
+        return _summary(where, out, ref, zero_sign_differs, note="a zero of the other sign (-0.0 against +0.0)",
+                        sample=sample)
+    return None
 
 
 def _finite_rms(ref: torch.Tensor) -> float | None:

@@ -88,11 +88,14 @@ class Tolerance:
     """Elementwise bound |out - ref| <= atol * scale + rtol * |ref|.
 
     ``scale`` is the RMS of the reference's finite values (1 when it is all zeros), so a tiny
-    reference cannot be matched by an all-zero output.
+    reference cannot be matched by an all-zero output. ``signed_zero``: a zero must also carry the
+    reference's sign (a task whose text fixes it: ``abs(-0.0)`` is ``+0.0``, ``trunc(-0.5)`` is
+    ``-0.0``; ``1 / x`` tells them apart), which no bound on ``|out - ref|`` sees.
     """
 
     atol: float
     rtol: float
+    signed_zero: bool = False
 
 
 def _dtype_name(dtype: torch.dtype) -> str:

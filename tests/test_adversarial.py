@@ -1048,6 +1048,11 @@ HOST_OR_REARRANGED = {
     # copy; values from NumPy wrapped by DLPack; copies into slices of one buffer
     ("Random/rand.py", "rand_pool_lifted_as_fresh"): "tensors built from host data",
     ("Index/permute_copy.py", "permute_copy_view_of_a_copy"): "not in row-major order",
+    # the permutation by a primitive that copies (prims.reshape), through a buffer allocated with
+    # permuted strides, or by lift_fresh_copy of an argument's view (each `ok` before)
+    ("Index/permute_copy.py", "permute_copy_prims_reshape"): "torch_fallback:prims::reshape",
+    ("Index/permute_copy.py", "permute_copy_permuted_allocation"): "copies alone could make the outputs",
+    ("Index/permute_copy.py", "permute_copy_lift_fresh_copy"): "copies alone could make the outputs",
     ("Random/logspace.py", "logspace_dlpack"): "memory held before the call",
     ("Math/ifftshift.py", "ifftshift_doubled_buffer"): "copies alone could make the outputs",
     # a pool grown by one element per call (a resize moves it: not memory made in the call), read

@@ -342,17 +342,20 @@ def _genuine_overloads(names: frozenset[str]) -> dict[int, tuple[Any, str, Any]]
     the operator object it reads by name from ``torch.ops``, which the submission can replace (an
     instance attribute, no audit event) by an object claiming to be ``aten::clone`` that computes
     (forged_operator_object.py); only these very objects pass for allowed ops, and what runs is the
-    callable taken now (an operator object's own ``_op`` can be replaced too)."""
+    callable taken now (an operator object's own ``_op`` can be replaced too). ATen's only: the
+    primitives (``torch.ops.prims``) of the same names are other operators, implemented in Python
+    (``prims.reshape`` copies, where ATen's reshape is a view, and its inner clone ran with the
+    monitor off the stack: a rearranging task's whole answer, prims_reshape_copies.py); eager
+    PyTorch dispatches none of them."""
     found: dict[int, tuple[Any, str, Any]] = {}
     for name in names:
-        for namespace in (torch.ops.aten, torch.ops.prims):
-            try:
-                packet = getattr(namespace, name)
-            except (AttributeError, RuntimeError):
-                continue
-            for overload in packet.overloads():
-                op = getattr(packet, overload)
-                found[id(op)] = (op, name, op._op)
+        try:
+            packet = getattr(torch.ops.aten, name)
+        except (AttributeError, RuntimeError):
+            continue
+        for overload in packet.overloads():
+            op = getattr(packet, overload)
+            found[id(op)] = (op, name, op._op)
     return found
 
 
@@ -459,7 +462,7 @@ class TorchOpMonitor(TorchDispatchMode):
     # ifftshift_torch_dummy_launch.py), and so is a copy of a pool made at import. There a copy
     # may only put an argument as given, or a whole buffer made in the call, into row-major order,
     # or write such a buffer back into an argument (see rearranges).
-    COPIES = frozenset({"clone", "contiguous", "_to_copy", "to", "narrow_copy"})
+    COPIES = frozenset({"clone", "contiguous", "_to_copy", "to", "narrow_copy", "lift_fresh_copy"})
     COPIES_BETWEEN = frozenset({"copy_", "_copy_from", "_copy_from_and_resize"})
     JOINS = frozenset({"cat", "stack", "constant_pad_nd", "repeat", "complex"})
     Tensor = torch.Tensor
@@ -499,6 +502,7 @@ class TorchOpMonitor(TorchDispatchMode):
         self._given_storages = frozenset(self.storage_of(t) for t in given)
         self._new_storages: set[int] = set()  # memory ops made during the call (note_new_storages)
         self._allocated: set[tuple] = set()   # the layouts buffers were allocated in (misordered_result)
+        self._permuted_allocations: set[int] = set()  # storages allocated in other than row-major order
         self._launch_record = launch_record
         self._inputs_given = inputs_given
 
@@ -553,7 +557,11 @@ class TorchOpMonitor(TorchDispatchMode):
             self.forbidden.append(f"{name}(host<->device: make small tensors with device=, not on the host and then moved)")
         elif name in self.SCALAR_OPS and not self.bulk_fill(name, args):
             self.count_scalar_op(name, self.SCALAR_OPS[name])
-        elif name in self.HOST_DATA_OPS and args and type(args[0]) in self.PLAIN_TYPES:
+        elif name in self.HOST_DATA_OPS and args and type(args[0]) in self.PLAIN_TYPES \
+                and not self.known(self.storage_of(args[0])):
+            # (a lift of memory the call knows, an argument's or one it made, is a copy like any
+            # other: counted as host data, a rearranging copy of an argument's view passed unjudged,
+            # lift_fresh_copy_of_argument_view.py)
             before = self.host_data_bytes
             # the whole storage: a tensor torch just built from host data covers its own, and
             # lift_fresh called on a view of a larger one is not handed a pass for all of it
@@ -577,6 +585,8 @@ class TorchOpMonitor(TorchDispatchMode):
             for t, start in made:
                 self.poison(t, start)
                 self._allocated.add(self.allocated_layout(t))
+                if not t.is_contiguous():
+                    self._permuted_allocations.add(self.storage_of(t))
         return out
 
     def count_made_fill(self, name, out) -> None:
@@ -739,8 +749,12 @@ class TorchOpMonitor(TorchDispatchMode):
         return None
 
     def whole_new(self, t) -> bool:
-        """Whether ``t`` is a whole buffer made during the call, in row-major order."""
-        return (self.storage_of(t) in self._new_storages and t.storage_offset() == 0 and t.is_contiguous()
+        """Whether ``t`` is a whole buffer made during the call, in row-major order: the order it
+        was allocated in too (a buffer allocated with permuted strides is contiguous through the
+        inverse permutation, and a copy into that view was the permutation: permuted_allocation_copy.py)."""
+        storage = self.storage_of(t)
+        return (storage in self._new_storages and storage not in self._permuted_allocations
+                and t.storage_offset() == 0 and t.is_contiguous()
                 and t.untyped_storage().nbytes() == t.numel() * t.element_size())
 
     def misordered_result(self, outputs) -> bool:

@@ -7,7 +7,7 @@ launch check refuses) and no cast the compiler would show. Two copy kernels then
 input out to the host and the answer back, the host computes in between (NumPy, Python), and the
 GPU trace sees only the submission's Triton kernels: `exe: ok` with no work done by Triton
 (tests/adversarial/pinned_host_offset_address.py). Pageable memory is out of a kernel's reach on a
-GPU without HMM (the H100s and H200 used here report addressing mode "None"); page-locked memory
+GPU without HMM (the H100 used here reports addressing mode "None"); page-locked memory
 comes from torch's host allocator (``pin_memory=True``, ``Tensor.pin_memory()``, a device-to-host
 copy with ``non_blocking=True``) or from registering memory with CUDA (``cudaHostRegister``,
 refused by the guard, as is resetting the allocator's counters).

@@ -75,7 +75,7 @@ def cases(g: Inputs):
     yield Case("outliers", g.heavy_tailed(2, 4, 6, 6, scale=2.0), r(4, 4, 3, 3), r(4), stride=2)
     yield Case("positive-uniform", g.uniform(2, 5, 6, 6, low=0.0, high=3.0), g.uniform(5, 3, 3, 3),
                g.uniform(3, low=-1.0, high=1.0), stride=2, padding=1, output_padding=1)
-    yield Case("strided-input", g.strided(r(2, 4, 6, 7)), r(4, 5, 3, 3), r(5), stride=2, padding=1)
+    yield Case("strided-input", g.strided(r(2, 4, 6, 7)), r(4, 5, 3, 3), g.strided(r(5)), stride=2, padding=1)
     yield Case("channels-last", _channels_last(r(2, 6, 5, 5)), _channels_last(r(6, 4, 3, 3)), r(4),
                stride=2)
     yield Case("transposed-input", g.transposed(r(2, 3, 7, 5)), r(3, 4, 2, 3), r(4), stride=(2, 1),

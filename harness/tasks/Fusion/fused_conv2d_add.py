@@ -92,7 +92,7 @@ def cases(g: Inputs):
                out=g.randn(2, 6, 7, 9))
     yield Case("out-strided-scalar", r(1, 4, 7, 9), r(6, 4, 3, 3), other=2.0, padding=1, alpha=-1,
                out=g.strided(g.randn(1, 6, 7, 9)))
-    yield Case("strided-input", g.strided(r(2, 4, 9, 10)), r(6, 4, 3, 3), bias=r(6), other=r(2, 6, 9, 10),
+    yield Case("strided-input", g.strided(r(2, 4, 9, 10)), r(6, 4, 3, 3), bias=g.strided(r(6)), other=r(2, 6, 9, 10),
                padding=1)
     yield Case("channels-last", _channels_last(r(2, 8, 9, 9)), _channels_last(r(8, 8, 3, 3)), bias=r(8),
                other=_channels_last(r(2, 8, 9, 9)), padding=1)

@@ -88,7 +88,7 @@ def cases(g: Inputs):
                eps=1e-3, momentum=0.5, affine=True, track_running_stats=True)
     yield Case("same-even-kernel", r(1, 3, 10, 9), r(5, 3, 4, 2), bias=r(5), padding="same")
     yield Case("valid-2x2-plane", r(2, 3, 4, 3), r(4, 3, 3, 2), padding="valid")
-    yield Case("strided-input", g.strided(r(2, 4, 9, 10)), r(6, 4, 3, 3), bias=r(6), padding=1)
+    yield Case("strided-input", g.strided(r(2, 4, 9, 10)), r(6, 4, 3, 3), bias=g.strided(r(6)), padding=1)
     yield Case("channels-last", _channels_last(r(2, 8, 9, 9)), _channels_last(r(8, 8, 3, 3)), bias=r(8),
                padding=1)
     yield Case("outliers", g.heavy_tailed(2, 4, 10, 10, scale=2.0), r(8, 4, 3, 3), bias=r(8), padding=1)

@@ -86,7 +86,7 @@ def cases(g: Inputs):
     yield Case("slope-above-1", r(1, 4, 8, 8), r(5, 4, 3, 3), bias=r(5), negative_slope=1.5)
     yield Case("slope-negative", r(1, 4, 8, 8), r(5, 4, 3, 3), padding=1, negative_slope=-0.5)
     yield Case("outliers", g.heavy_tailed(2, 4, 10, 10, scale=2.0), r(8, 4, 3, 3), bias=r(8), padding=1)
-    yield Case("strided-input", g.strided(r(2, 4, 9, 10)), r(6, 4, 3, 3), bias=r(6), padding=1)
+    yield Case("strided-input", g.strided(r(2, 4, 9, 10)), r(6, 4, 3, 3), bias=g.strided(r(6)), padding=1)
     yield Case("channels-last", _channels_last(r(2, 8, 9, 9)), _channels_last(r(8, 8, 3, 3)), bias=r(8),
                padding=1)
 

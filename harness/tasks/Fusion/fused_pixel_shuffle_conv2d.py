@@ -76,7 +76,7 @@ def cases(g: Inputs):
     yield Case("depthwise-multiplier-4", r(2, 4, 9, 9), r(16, 1, 3, 3), bias=r(16), padding=1, groups=4)
     yield Case("same-even-kernel", r(1, 3, 10, 9), r(8, 3, 4, 2), bias=r(8), padding="same")
     yield Case("valid", r(2, 3, 8, 8), r(12, 3, 3, 2), padding="valid", upscale_factor=2)
-    yield Case("strided-input", g.strided(r(2, 4, 9, 10)), r(12, 4, 3, 3), bias=r(12), padding=1)
+    yield Case("strided-input", g.strided(r(2, 4, 9, 10)), r(12, 4, 3, 3), bias=g.strided(r(12)), padding=1)
     yield Case("channels-last", _channels_last(r(2, 8, 9, 9)), _channels_last(r(16, 8, 3, 3)), bias=r(16),
                padding=1)
     yield Case("outliers", g.heavy_tailed(2, 4, 10, 10, scale=2.0), r(8, 4, 3, 3), bias=r(8), padding=1)

@@ -119,7 +119,8 @@ def cases(g: Inputs):
                running_var=g.uniform(4, low=9.0, high=36.0), bn_bias=g.randn(4))
     yield Case("train-shifted-mean", r(2, 4, 8, 8), r(6, 4, 3, 3), bias=g.uniform(6, low=10.0, high=20.0),
                padding=1, training=True, **_bn(g, 6, 36))
-    yield Case("train-strided-input-stats", g.strided(r(2, 4, 9, 10)), r(6, 4, 3, 3), padding=1, training=True,
+    yield Case("train-strided-input-stats", g.strided(r(2, 4, 9, 10)), r(6, 4, 3, 3), bias=g.strided(r(6)),
+               padding=1, training=True,
                running_mean=g.strided(g.randn(6)), running_var=g.strided(g.uniform(6, low=0.5, high=2.0)))
     yield Case("eval-channels-last", _channels_last(r(2, 8, 9, 9)), _channels_last(r(8, 8, 3, 3)), bias=r(8),
                padding=1, **_bn(g, 8, 72))

@@ -78,7 +78,7 @@ def cases(g: Inputs):
     yield Case("valid", r(2, 3, 8, 8), r(4, 3, 3, 2), bias=r(4), padding="valid")
     yield Case("inplace", r(2, 4, 7, 9), r(6, 4, 3, 3), bias=r(6), padding=1, inplace=True)
     yield Case("outliers", g.heavy_tailed(2, 4, 10, 10, scale=2.0), r(8, 4, 3, 3), bias=r(8), padding=1)
-    yield Case("strided-input", g.strided(r(2, 4, 9, 10)), r(6, 4, 3, 3), bias=r(6), padding=1)
+    yield Case("strided-input", g.strided(r(2, 4, 9, 10)), r(6, 4, 3, 3), bias=g.strided(r(6)), padding=1)
     yield Case("channels-last", _channels_last(r(2, 8, 9, 9)), _channels_last(r(8, 8, 3, 3)), bias=r(8),
                padding=1)
 

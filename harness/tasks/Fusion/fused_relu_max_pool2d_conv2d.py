@@ -103,7 +103,7 @@ def cases(g: Inputs):
     yield Case("same-conv", r(1, 3, 10, 9), r(5, 3, 4, 2), bias=r(5), conv_padding="same", pool_kernel_size=2)
     yield Case("negative-shift", r(2, 4, 8, 8), r(6, 4, 3, 3), bias=g.uniform(6, low=-4.0, high=-1.0),
                conv_padding=1, pool_kernel_size=2)
-    yield Case("strided-input", g.strided(r(2, 4, 9, 10)), r(6, 4, 3, 3), bias=r(6), conv_padding=1,
+    yield Case("strided-input", g.strided(r(2, 4, 9, 10)), r(6, 4, 3, 3), bias=g.strided(r(6)), conv_padding=1,
                pool_kernel_size=2)
     yield Case("channels-last", _channels_last(r(2, 8, 10, 10)), _channels_last(r(8, 8, 3, 3)), bias=r(8),
                conv_padding=1, pool_kernel_size=2)

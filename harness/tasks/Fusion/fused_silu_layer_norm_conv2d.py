@@ -88,7 +88,8 @@ def cases(g: Inputs):
                conv_padding=(0, 2), conv_dilation=(1, 1))
     yield Case("same-even-kernel", r(1, 3, 10, 9), ones(5), r(5, 3, 4, 2), conv_bias=r(5), conv_padding="same")
     yield Case("valid", r(2, 3, 8, 8), ones(4), r(4, 3, 3, 2), conv_padding="valid")
-    yield Case("strided-input", g.strided(r(2, 4, 9, 10)), ones(6), r(6, 4, 3, 3), conv_bias=r(6), conv_padding=1)
+    yield Case("strided-input", g.strided(r(2, 4, 9, 10)), ones(6), r(6, 4, 3, 3), conv_bias=g.strided(r(6)),
+               conv_padding=1)
     yield Case("channels-last", _channels_last(r(2, 8, 9, 9)), ones(8), _channels_last(r(8, 8, 3, 3)),
                conv_bias=r(8), conv_padding=1)
     yield Case("outliers", g.heavy_tailed(2, 4, 10, 10, scale=2.0), ones(8), r(8, 4, 3, 3), conv_bias=r(8),

@@ -24,7 +24,7 @@ itself. The input is never modified.
 # Exact: every result is an integer that float32 holds exactly, and rounding down is exact in any
 # correct kernel. A tolerance scaled by the RMS would let a value off by one pass beside the large
 # values of `outliers-3d` (tests/test_case_values_judged.py).
-TOLERANCE = {torch.float32: Tolerance(atol=0.0, rtol=0.0)}
+TOLERANCE = {torch.float32: Tolerance(atol=0.0, rtol=0.0, signed_zero=True)}  # floor(-0.0) is -0.0
 
 FLOPS_PER_ELEMENT = 1
 

@@ -16,4 +16,7 @@ VARIANTS = {
         "ph0, pw0 = th // 2, tw // 2", "ph0, pw0 = th - th // 2, tw - tw // 2"),
     "bias dropped": ("HAS_BIAS=bias is not None", "HAS_BIAS=False"),
     "K loop skips the partial last chunk": ("for k0 in range(0, K, BLOCK_K):", "for k0 in range(0, K - BLOCK_K + 1, BLOCK_K):"),
+    # the bias read with unit stride whatever its layout (the common epilogue of LLM conv kernels)
+    "strided bias read as dense": ("b = bias.contiguous() if bias is not None else w",
+                                   "b = bias if bias is not None else w"),
 }
