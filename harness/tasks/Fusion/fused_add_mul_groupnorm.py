@@ -73,7 +73,9 @@ def cases(g: Inputs):
     # Edge: broadcast and strided inputs, out=, empty batch.
     yield Case("broadcast-per-channel", g.randn(2, 6, 8, 9), g.randn(6, 1, 1), *_affine(g, 6), 3)
     yield Case("broadcast-row", g.randn(3, 4, 5, 17), g.randn(17), *_affine(g, 4), 2)
-    yield Case("strided", g.strided(g.randn(2, 4, 6, 10)), g.randn(2, 4, 6, 10), *_affine(g, 4), 2)
+    yield Case("strided", g.strided(g.randn(2, 4, 6, 10)), g.strided(g.randn(2, 4, 6, 10)), *_affine(g, 4), 2)
+    # a mean far above the spread (input2 = 1): a one-pass float32 variance cancels
+    yield Case("large-mean", g.randn(2, 4, 8, 8, mean=40.0), g.tensor([1.0] * 4).view(4, 1, 1), *_affine(g, 4), 2)
     cl = g.randn(2, 8, 5, 7).to(memory_format=torch.channels_last)
     yield Case("channels-last", cl, g.randn(2, 8, 5, 7), *_affine(g, 8), 4)
     yield Case("out", g.randn(2, 6, 7, 7), g.randn(2, 6, 7, 7), *_affine(g, 6), 3, eps=1e-4,

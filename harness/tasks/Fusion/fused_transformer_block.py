@@ -135,6 +135,9 @@ def cases(g: Inputs):
     # Large logits (up to a few hundred): the softmax overflows without the row maximum.
     yield Case("large-logits", r(2, 10, 32), _w(g, 32, 40, 150.0), _w(g, 40, 24, 8.0), r(2, 10, 24))
     # Broadcast residuals, layouts, out=, empty.
+    # a residual stream far from zero: the layer norm's variance from per-tile sums of h and h^2 cancels
+    yield Case("residual-offset-1000", r(2, 16, 32), _w(g, 32, 64, 2.0), _w(g, 64, 32, 8.0), r(2, 16, 32, mean=1000.0),
+               dropout_p=0.0)
     yield Case("residual-row", r(2, 12, 32), _w(g, 32, 40, 2.0), _w(g, 40, 28, 8.0), r(28))
     yield Case("residual-per-batch", r(3, 10, 24), _w(g, 24, 32, 2.0), _w(g, 32, 20, 8.0), r(3, 1, 20), eps=1e-4)
     yield Case("transposed-weights", r(2, 14, 30), g.transposed(_w(g, 30, 34, 2.0)),

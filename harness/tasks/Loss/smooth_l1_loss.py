@@ -79,7 +79,8 @@ def cases(g: Inputs):
                    beta=0.5, reduction=reduction)
         yield Case("l1-beta0", g.randn(47, 61), g.uniform(47, 61, low=-1.0, high=1.0), beta=0.0, reduction=reduction)
     yield Case("strided-beta2", g.strided(g.randn(33, 65)), g.randn(33, 65), beta=2.0, reduction="none")
-    yield Case("transposed-beta2", g.transposed(g.randn(40, 70)), g.randn(40, 70), beta=2.0, reduction="mean")
+    yield Case("transposed-beta2", g.transposed(g.randn(40, 70)), g.transposed(g.randn(40, 70)), beta=2.0,
+               reduction="mean")
     yield Case("small-beta-sum", g.randn(20011, std=0.01), g.randn(20011, std=0.01), beta=0.01, reduction="sum")
     yield Case("large-mean", g.uniform(97, 211, low=-3.0, high=3.0), g.heavy_tailed(97, 211), reduction="mean")
     yield Case("single", g.randn(1), g.randn(1), beta=0.5)

@@ -10,4 +10,7 @@ VARIANTS = {
     "affine indexed by group instead of channel": ("c = c0 + (offs // S).to(tl.int32)", "c = (c0 // CG) + (offs * 0).to(tl.int32)"),
     "out= buffer not written": ("    direct = out is not None and out.is_contiguous()\n",
                                 "    direct = False\n    out = None\n"),
+    # input2 of input1's shape used as given: a strided one read flat
+    "same-shape input2 read as dense": ("b = input2.expand(shape).contiguous()",
+                                        "b = input2 if input2.shape == shape else input2.expand(shape).contiguous()"),
 }

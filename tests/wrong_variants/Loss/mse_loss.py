@@ -9,4 +9,7 @@ VARIANTS = {
     "NaN terms skipped in the reduction": ("acc += d * d", "acc += tl.where(d == d, d * d, 0.0)"),
     "reduction mask drops the last element": ("        mask = offs < n\n        x = tl.load(x_ptr + offs, mask=mask, other=0.0)",
                                               "        mask = offs < n - 1\n        x = tl.load(x_ptr + offs, mask=mask, other=0.0)"),
+    # the target read flat whatever its layout (only the input made contiguous)
+    "transposed target read as dense": ("y = target.expand(shape).contiguous()",
+                                        "y = target.expand(shape) if target.shape == shape else target.expand(shape).contiguous()"),
 }
