@@ -251,7 +251,8 @@ class _Handler(BaseHTTPRequestHandler):
         """Whether this request declares a body the handler has not read."""
         if getattr(self, "_body_read", False) or self.headers is None:
             return False
-        return self.headers.get("Content-Length", "0").strip() != "0" or self.headers.get("Transfer-Encoding") is not None
+        declared = self.headers.get("Content-Length", "0").strip() != "0"
+        return declared or self.headers.get("Transfer-Encoding") is not None
 
     def _refused_as_foreign(self) -> bool:
         """Answer a request a web page could have sent (foreign_request) and say so; with

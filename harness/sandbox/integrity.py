@@ -345,7 +345,7 @@ def _genuine_overloads(names: frozenset[str]) -> dict[int, tuple[Any, str, Any]]
     callable taken now (an operator object's own ``_op`` can be replaced too). ATen's only: the
     primitives (``torch.ops.prims``) of the same names are other operators, implemented in Python
     (``prims.reshape`` copies, where ATen's reshape is a view, and its inner clone ran with the
-    monitor off the stack: a rearranging task's whole answer, prims_reshape_copies.py); eager
+    monitor off the stack: a rearranging task's whole answer, permute_copy_prims_reshape.py); eager
     PyTorch dispatches none of them."""
     found: dict[int, tuple[Any, str, Any]] = {}
     for name in names:
@@ -561,7 +561,7 @@ class TorchOpMonitor(TorchDispatchMode):
                 and not self.known(self.storage_of(args[0])):
             # (a lift of memory the call knows, an argument's or one it made, is a copy like any
             # other: counted as host data, a rearranging copy of an argument's view passed unjudged,
-            # lift_fresh_copy_of_argument_view.py)
+            # permute_copy_lift_fresh_copy.py)
             before = self.host_data_bytes
             # the whole storage: a tensor torch just built from host data covers its own, and
             # lift_fresh called on a view of a larger one is not handed a pass for all of it
@@ -751,7 +751,7 @@ class TorchOpMonitor(TorchDispatchMode):
     def whole_new(self, t) -> bool:
         """Whether ``t`` is a whole buffer made during the call, in row-major order: the order it
         was allocated in too (a buffer allocated with permuted strides is contiguous through the
-        inverse permutation, and a copy into that view was the permutation: permuted_allocation_copy.py)."""
+        inverse permutation, and a copy into that view was the permutation: permute_copy_permuted_allocation.py)."""
         storage = self.storage_of(t)
         return (storage in self._new_storages and storage not in self._permuted_allocations
                 and t.storage_offset() == 0 and t.is_contiguous()

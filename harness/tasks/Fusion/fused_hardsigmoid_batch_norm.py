@@ -92,7 +92,7 @@ def cases(g: Inputs):
     yield Case("train-weight-only", g.randn(4, 6, 25), *_stats(g, 6), g.randn(6, std=2.0), None, training=True)
     cl = g.randn(3, 8, 10, 9).to(memory_format=torch.channels_last)
     yield Case("train-channels-last", cl, *_stats(g, 8), *_affine(g, 8), training=True)
-    yield Case("eval-strided", g.strided(g.randn(5, 7, 33)), *_stats(g, 7), *_affine(g, 7))
+    yield Case("eval-strided", g.strided(g.randn(5, 7, 33)), *_stats(g, 7), *map(g.strided, _affine(g, 7)))
     rm, rv = _stats(g, 6)
     yield Case("train-strided-stats", g.randn(6, 6, 20), g.strided(rm), g.strided(rv), training=True, momentum=0.4)
     x = g.randn(4, 5, 6, 6)

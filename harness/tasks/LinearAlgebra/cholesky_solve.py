@@ -102,7 +102,7 @@ def cases(g: Inputs):
     yield Case("float32", r(2, 40, 3).float(), _factor(g, 2, 40, dtype=torch.float32))
     yield Case("empty-rhs", r(6, 0), _factor(g, 6))
     yield Case("empty-batch", r(0, 5, 2), _factor(g, 0, 5))
-    yield Case("out", r(12, 3), _factor(g, 12), out=torch.empty(12, 3, dtype=torch.float64, device=g.device))
+    yield Case("out", r(12, 3), _factor(g, 12), out=g.strided(torch.empty(12, 3, dtype=torch.float64, device=g.device)))
 
 
 def _perf_factor(g, *shape):

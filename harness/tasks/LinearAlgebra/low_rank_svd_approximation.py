@@ -113,7 +113,8 @@ def cases(g: Inputs):
     yield Case("strided-batch", g.strided(_gapped(g, 2, m=18, n=22, k=3)), 3, full_matrices=False)
     yield Case("float64", _gapped(g, m=30, n=20, k=9, dtype=torch.float64), 9)
     yield Case("empty-batch", g.randn(0, 6, 5, dtype=torch.float32), 2)
-    yield Case("out", _gapped(g, m=16, n=12, k=3), 3, out=torch.empty(16, 12, dtype=torch.float32, device=g.device))
+    yield Case("out", _gapped(g, m=16, n=12, k=3), 3,
+               out=g.strided(torch.empty(16, 12, dtype=torch.float32, device=g.device)))
 
 
 def perf_cases(g: Inputs):

@@ -128,10 +128,10 @@ def cases(g: Inputs):
     yield Case("wide-2500", g.randn(8, 2500, std=3.0), _targets(g, 2500, 8))
     yield Case("wide-1000-weight-none", g.randn(16, 1000), _targets(g, 1000, 16), weight=g.uniform(1000),
                reduction="none")
-    yield Case("spatial-4d-weight", g.randn(2, 5, 6, 7), _targets(g, 5, 2, 6, 7), weight=g.uniform(5),
+    yield Case("spatial-4d-weight", g.randn(2, 5, 6, 7), _targets(g, 5, 2, 6, 7), weight=g.strided(g.uniform(5)),
                reduction="mean")
     yield Case("transposed", g.transposed(g.randn(64, 40)), _targets(g, 40, 64), reduction="mean")
-    yield Case("strided-none", g.strided(g.randn(33, 65)), _targets(g, 65, 33), reduction="none")
+    yield Case("strided-none", g.strided(g.randn(33, 65)), g.strided(_targets(g, 65, 33)), reduction="none")
     yield Case("outliers-ignore-neg1-sum", g.heavy_tailed(300, 13, scale=2.0), _targets(g, 13, 300, ignore=-1, every=7),
                ignore_index=-1, reduction="sum")
     yield Case("unbatched-none", g.randn(17), g.randint(0, 17), reduction="none")

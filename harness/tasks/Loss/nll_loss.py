@@ -110,7 +110,7 @@ def cases(g: Inputs):
                    ignore_index=3, reduction=reduction)
         yield Case("spatial-3d", _log_probs(g, 4, 7, 5), _targets(g, 7, 4, 5, ignore=-100, every=3),
                    reduction=reduction)
-    yield Case("spatial-4d-weight", _log_probs(g, 2, 5, 6, 7), _targets(g, 5, 2, 6, 7), weight=g.uniform(5),
+    yield Case("spatial-4d-weight", _log_probs(g, 2, 5, 6, 7), _targets(g, 5, 2, 6, 7), weight=g.strided(g.uniform(5)),
                reduction="mean")
     yield Case("wide-1000", _log_probs(g, 16, 1000, scale=3.0), _targets(g, 1000, 16), weight=g.uniform(1000))
     # Scores that are not log-probabilities: terms of both signs (the 'mean' nearly cancels).
@@ -118,7 +118,7 @@ def cases(g: Inputs):
     yield Case("outliers-sum", g.heavy_tailed(300, 13, scale=5.0), _targets(g, 13, 300, ignore=-1, every=7),
                weight=g.uniform(13, low=0.0, high=2.0), ignore_index=-1, reduction="sum")
     yield Case("transposed", g.transposed(_log_probs(g, 64, 40)), _targets(g, 40, 64), reduction="mean")
-    yield Case("strided-none", g.strided(_log_probs(g, 33, 65)), _targets(g, 65, 33), reduction="none")
+    yield Case("strided-none", g.strided(_log_probs(g, 33, 65)), g.strided(_targets(g, 65, 33)), reduction="none")
     yield Case("unbatched-none", _log_probs(g, 17), g.randint(0, 17), reduction="none")
     yield Case("unbatched-mean", _log_probs(g, 17), g.randint(0, 17), weight=g.uniform(17, low=0.5, high=2.0))
     yield Case("single-row", _log_probs(g, 1, 9), _targets(g, 9, 1))

@@ -175,7 +175,7 @@ def cases(g: Inputs):
     # Layouts: channels-last and strided inputs, strided running statistics (updated in place).
     cl = g.randn(3, 8, 10, 9).to(memory_format=torch.channels_last)
     yield Case("train-channels-last", cl, *_stats(g, 8), g.randn(8), g.randn(8), training=True)
-    yield Case("eval-strided", g.strided(g.randn(5, 7, 33)), *_stats(g, 7), g.randn(7), g.randn(7))
+    yield Case("eval-strided", g.strided(g.randn(5, 7, 33)), *_stats(g, 7), g.strided(g.randn(7)), g.strided(g.randn(7)))
     rm, rv = _stats(g, 6)
     yield Case("train-strided-stats", g.randn(6, 6, 20), g.strided(rm), g.strided(rv), training=True, momentum=0.4)
     # NaN poisons its channel (outputs and running statistics).
