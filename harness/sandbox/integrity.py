@@ -342,21 +342,25 @@ def _genuine_overloads(names: frozenset[str]) -> dict[int, tuple[Any, str, Any]]
     the operator object it reads by name from ``torch.ops``, which the submission can replace (an
     instance attribute, no audit event) by an object claiming to be ``aten::clone`` that computes
     (forged_operator_object.py); only these very objects pass for allowed ops, and what runs is the
-    callable taken now (an operator object's own ``_op`` can be replaced too). ATen's only: the
-    primitives (``torch.ops.prims``) of the same names are other operators, implemented in Python
-    (``prims.reshape`` copies, where ATen's reshape is a view, and its inner clone ran with the
-    monitor off the stack: a rearranging task's whole answer, permute_copy_prims_reshape.py); eager
-    PyTorch dispatches none of them."""
+    callable taken now (an operator object's own ``_op`` can be replaced too). Not the primitive
+    ``prims.reshape``: it copies, where ATen's reshape is a view, in Python, with the monitor off the
+    stack for its inner clone (a rearranging task's whole answer: permute_copy_prims_reshape.py)."""
     found: dict[int, tuple[Any, str, Any]] = {}
     for name in names:
-        try:
-            packet = getattr(torch.ops.aten, name)
-        except (AttributeError, RuntimeError):
-            continue
-        for overload in packet.overloads():
-            op = getattr(packet, overload)
-            found[id(op)] = (op, name, op._op)
+        for namespace in (torch.ops.aten, torch.ops.prims):
+            if namespace is torch.ops.prims and name in _PRIMS_NOT_LIKE_ATEN:
+                continue
+            try:
+                packet = getattr(namespace, name)
+            except (AttributeError, RuntimeError):
+                continue
+            for overload in packet.overloads():
+                op = getattr(packet, overload)
+                found[id(op)] = (op, name, op._op)
     return found
+
+
+_PRIMS_NOT_LIKE_ATEN = frozenset({"reshape"})  # primitives named like an allowed ATen op that copy
 
 
 def _operator_name(func: Any) -> str:

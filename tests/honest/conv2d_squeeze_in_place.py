@@ -96,7 +96,7 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     npix = N * OH * OW
     ktot = CinG * KH * KW
     grid = lambda META: (triton.cdiv(npix, META['BLOCK_M']), triton.cdiv(cout_g, META['BLOCK_N']), groups)
-    conv2d_igemm[grid](x, weight, bias if bias is not None else weight, y,
+    conv2d_igemm[grid](x, weight, bias.contiguous() if bias is not None else weight, y,
                        N, C, H, W, OH, OW, npix, cout_g, CinG, ktot,
                        *x.stride(), *weight.stride(), *y.stride(),
                        sh, sw, ph, pw, dh, dw,
