@@ -92,6 +92,29 @@ elif [ "${PART:-}" = pinned ]; then  # session 23: the page-locked host memory r
   tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
   step call_exe "${CALL_EXE_S:-300}" python3 benchmarks/throughput.py --out "$R/tp" --parts call_exe --suite-timeout "$(( ${CALL_EXE_S:-300} - 10 ))"
   tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
+elif [ "${PART:-}" = rest ]; then  # session 24: what the adversarial step's 470 s did not reach on an H100, -v
+  python3 - "$R/entries.jsonl" <<'PY'
+import json, sys
+with open(sys.argv[1], "w") as out:  # the interpreter-only libdevice attacks: their native verdicts
+    for i, name in enumerate(["extern_name_added_to_torch", "extern_torch_function_by_name"]):
+        out.write(json.dumps({"file": "Activation/relu.py", "predict": open(f"tests/adversarial/{name}.py").read(), "sample_id": i}) + "\n")
+PY
+  step entries 120 python3 -m harness.cli eval "$R/entries.jsonl" --out "$R/entries" -q --no-perf
+  python3 -c "import json,sys; [print(r['verdict'], {s: r[s]['status'] for s in ('call','exe')}, (r['call']['detail'] + r['exe']['detail'])[-400:]) for r in json.load(open(sys.argv[1]))]" "$R/entries/metrics.json"
+  tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
+  ADV=tests/test_adversarial.py
+  step rest_adversarial "${REST_S:-240}" python3 -m pytest -v -p no:cacheprovider -rfEs --tb=short $ADV::test_host_files_are_hidden_at_import \
+    $ADV::test_outputs_rearranged_by_torch_or_computed_on_the_host_are_refused $ADV::test_a_submission_cannot_take_the_gpu_memory_its_judge_needs \
+    $ADV::test_kernel_names_are_classified $ADV::test_more_runs_under_the_submissions_kernel_names_than_launches_is_caught \
+    $ADV::test_one_sweep_kills_an_orphan_and_every_successor_it_would_fork $ADV::test_a_compiled_kernel_launched_on_a_stream_named_by_handle_is_refused \
+    $ADV::test_what_counts_as_plain_data_for_a_constructor $ADV::test_code_called_back_with_the_dispatch_hooks_off_is_refused \
+    $ADV::test_code_called_back_while_the_monitor_is_off_the_stack_is_refused $ADV::test_every_frame_taking_line_installed_has_its_frame_taking_instruction_found \
+    $ADV::test_instruction_reader_names_what_each_instruction_asks_for $ADV::test_dispatch_rules_cannot_stand_in_for_the_op_monitor \
+    $ADV::test_python_in_a_kernel_body_is_not_a_kernel_natively
+  tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
+  step rest_files "${REST_FILES_S:-200}" python3 -m pytest -q -p no:cacheprovider -rfEs --tb=short tests/test_saved_results.py \
+    tests/test_crash_retry.py tests/test_disk_watch.py tests/test_frozen_types.py tests/test_command_channel.py
+  tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
 elif [ "${PART:-}" = short ]; then  # what fits a machine's last minutes: honest solutions and the random statistics
   step call_exe 90 python3 benchmarks/throughput.py --out "$R/tp" --parts call_exe --suite-timeout 80
   tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards

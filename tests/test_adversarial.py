@@ -177,7 +177,9 @@ EXPECTED = {
     # a tensor subclass's __torch_dispatch__, the scalar-op limit cleared through the class
     # (Python 3.12+: refused as soon as the op's Python code starts with the dispatch hooks off)
     "custom_op_named_like_copy": ("integrity", ("call", "exe"), ("kbxevil::clone", "dispatch hooks are off")),
-    "subclass_dispatch_below_monitor": ("integrity", ("call", "exe"), ("__torch_dispatch__", "dispatch hooks are off")),
+    # (since session 24 the operand of a subclass is refused before its handler is reached)
+    "subclass_dispatch_below_monitor": ("integrity", ("call", "exe"), ("__torch_dispatch__", "dispatch hooks are off",
+                                                                        "torch.Tensor subclass")),
     "scalar_limit_cleared": ("integrity", ("call", "exe"), "element-wise work on the host"),
     # torch's data constructors convert values with the Python dispatch key off: a __float__ of the
     # submission's ran PyTorch unseen, and a list of 0-d tensors was read back to the host unseen
@@ -264,6 +266,15 @@ EXPECTED = {
     # view of another element size and a tensor set onto a storage are compute, and so is a float
     # truncated to an integer
     "bytes_reinterpreted_relu": ("integrity", None, ("read as torch.uint8", "tensor in host memory")),
+    # ... and every refused step taken on a torch.Tensor subclass with no dispatch handler of its
+    # own (as_subclass, an allowed alias), which the rules, reading plain tensors only, passed
+    # unjudged (exe ok at d364e35): an operand of any subclass but Parameter is refused
+    "relu_subclass_reinterpret": ("integrity", None, ("torch.Tensor subclass", "tensor in host memory")),
+    # a builtin the monitor's rules call, rebound for the moment of one op: it answered the
+    # subclass test wrongly and relu ran in the subclass's handler (exe ok at d364e35; on Python
+    # 3.12 the swapped builtin may first be refused as code run with the dispatch hooks off)
+    "builtin_swapped_during_dispatch": ("integrity", None, ("builtins.any(rebound while the call ran",
+                                                            "dispatch hooks are off")),
     # the submission's code run by torch.save inside the harness's saving of a call's outputs: a
     # flag's truth test that rebinds builtins the harness looks up next (the flags are the harness's
     # own during its saves: its empty kernel is then judged), a value in torch's configuration
@@ -311,9 +322,12 @@ EXPECTED = {
     "code_of_the_launch_stand_in": ("integrity", "call", "give a function the code of integrity.py"),
     # a "libdevice" call naming a function the submission added to torch, or any torch function:
     # looked up by name and run with dispatch off, it did a whole task unseen; only the symbols
-    # Triton's libdevice modules declare are evaluated (an unknown one would not link on a GPU)
-    "extern_name_added_to_torch": ("error", "exe", "no libdevice function"),
-    "extern_torch_function_by_name": ("error", "exe", "no libdevice function"),
+    # Triton's libdevice modules declare are evaluated (an unknown one would not link on a GPU;
+    # natively, Triton 3.6's compiler refuses the dict literal of the call first: H100, 2026-12-07)
+    "extern_name_added_to_torch": ("error", "exe", ("no libdevice function", "unsupported AST node type: Dict")
+                                   if torch.cuda.is_available() else "no libdevice function"),
+    "extern_torch_function_by_name": ("error", "exe", ("no libdevice function", "unsupported AST node type: Dict")
+                                      if torch.cuda.is_available() else "no libdevice function"),
     # os.system as a finalizer, run as the harness drops an input (no submission frame on the stack):
     # refused, so its later calls find no trace of the command and return zeros (at b6fe8c6 it ran)
     "finalizer_spawns_process": ("wrong", None, ("all zeros", "elements differ")),
@@ -662,7 +676,7 @@ def test_host_files_are_hidden_at_import(tmp_path):
     assert "found at import:" in detail and detail.rstrip().endswith("END"), detail  # all of it
     assert "+reads" in record["info"]["sandbox"], record["info"]
     # every layer named whole (the level was once cut at 40 characters: "...+frozen+ru")
-    assert set(record["info"]["sandbox"].split("+")[1:]) <= {"reads", "guard", "keys", "frozen", "rules"}, record["info"]
+    assert set(record["info"]["sandbox"].split("+")[1:]) <= {"reads", "guard", "keys", "frozen", "rules", "pinned"}, record["info"]
     assert f"{folders['decoy']}/journal.jsonl: read {{\"seed\": 1" in detail, detail  # it did read
     for planted in (folders["tmp"] / "kbx-run-other" / "journal.jsonl", folders["home"] / ".cache" / "huggingface" / "token",
                     tmp_path / "out" / "journal.jsonl", preds):
@@ -1037,6 +1051,9 @@ def test_pytorch_work_the_monitor_cannot_see_is_caught_natively(blinding_run, na
 
 # (task, attack) -> the phrase its verdict names; beside each task's bundled solution, which passes
 HOST_OR_REARRANGED = {
+    # signbit from the sign byte, read through views as other types of a torch.Tensor subclass
+    # with no dispatch handler (exe ok at d364e35; see relu_subclass_reinterpret)
+    ("Math/signbit.py", "signbit_subclass_view"): "torch.Tensor subclass",
     ("Index/permute_copy.py", "permute_copy_torch_dummy_launch"): "copies alone could make the outputs",
     ("Math/ifftshift.py", "ifftshift_torch_dummy_launch"): "copies alone could make the outputs",
     ("Random/rand.py", "rand_host_python"): "bytes of tensors built from host data",
@@ -1050,7 +1067,9 @@ HOST_OR_REARRANGED = {
     ("Index/permute_copy.py", "permute_copy_view_of_a_copy"): "not in row-major order",
     # the permutation by a primitive that copies (prims.reshape), through a buffer allocated with
     # permuted strides, or by lift_fresh_copy of an argument's view (each `ok` before)
-    ("Index/permute_copy.py", "permute_copy_prims_reshape"): "torch_fallback:prims::reshape",
+    # (natively the guard refuses it first: prims.reshape's Python runs with the dispatch hooks off)
+    ("Index/permute_copy.py", "permute_copy_prims_reshape"): ("integrity", ("torch_fallback:prims::reshape",
+                                                                            "while PyTorch's dispatch hooks are off")),
     ("Index/permute_copy.py", "permute_copy_permuted_allocation"): "copies alone could make the outputs",
     ("Index/permute_copy.py", "permute_copy_lift_fresh_copy"): "copies alone could make the outputs",
     ("Random/logspace.py", "logspace_dlpack"): "memory held before the call",
@@ -1158,7 +1177,9 @@ def test_outputs_rearranged_by_torch_or_computed_on_the_host_are_refused(tmp_pat
     for i, ((task, name), expected) in enumerate(OTHER_TASKS.items()):
         rec = records[i]
         verdict, phrase = expected if isinstance(expected, tuple) else ("integrity", expected)
-        assert rec["verdict"] == verdict and phrase in rec["call"]["detail"] + rec["exe"]["detail"], (name, rec)
+        detail = rec["call"]["detail"] + rec["exe"]["detail"]
+        phrases = phrase if isinstance(phrase, tuple) else (phrase,)
+        assert rec["verdict"] == verdict and any(p in detail for p in phrases), (name, rec)
     # a solution or honest file judged wrong is a false alarm: its message names the run's seed
     # and its failing cases, so that it can be replayed (--seed)
     seed = json.loads((tmp_path / "out" / "summary.json").read_text())["seed"]

@@ -14,12 +14,13 @@ GPU the CUDA trace (gpu_trace.py) checks the same facts from the device's side.
 
 from __future__ import annotations
 
+import builtins
 import gc
 import operator
 import sys
 import threading
 from contextlib import nullcontext
-from types import MappingProxyType
+from types import CodeType, MappingProxyType
 from typing import Any
 
 import torch
@@ -470,6 +471,9 @@ class TorchOpMonitor(TorchDispatchMode):
     COPIES_BETWEEN = frozenset({"copy_", "_copy_from", "_copy_from_and_resize"})
     JOINS = frozenset({"cat", "stack", "constant_pad_nd", "repeat", "complex"})
     Tensor = torch.Tensor
+    TENSOR_BASE = torch._C.TensorBase
+    BUILTINS = builtins.__dict__
+    USED_BUILTINS: tuple = ()  # set below, once the module's code exists: _builtins_named_in
     as_device = torch.device
     stack_depth = staticmethod(torch._C._len_torch_dispatch_stack)
     EMPTY, UINT8 = torch.empty, torch.uint8
@@ -527,6 +531,10 @@ class TorchOpMonitor(TorchDispatchMode):
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
+        rebound = self.builtin_rebound()
+        if rebound:  # nothing below can be trusted to judge: refused, and run as asked
+            self.forbidden.append(rebound)
+            return func(*args, **kwargs)
         # Known by identity only: nothing is read from an object the submission may have put in
         # torch.ops (see _genuine_overloads)
         key = id(func)
@@ -549,7 +557,8 @@ class TorchOpMonitor(TorchDispatchMode):
         if hidden:  # no method of it is called: it would run the submission's attribute, unwatched
             self.forbidden.append(shadowing_message(hidden))
             return call(*args, **kwargs)
-        unusual = self.unusual_operand(args, kwargs) or self.reinterprets(func, args, kwargs)
+        unusual = (self.subclass_operand(args, kwargs) or self.unusual_operand(args, kwargs)
+                   or self.reinterprets(func, args, kwargs))
         if unusual:
             self.forbidden.append(f"{name}({unusual})")
         elif any(t not in self.PLAIN_TYPES for t in types):
@@ -592,6 +601,19 @@ class TorchOpMonitor(TorchDispatchMode):
                 if not t.is_contiguous():
                     self._permuted_allocations.add(self.storage_of(t))
         return out
+
+    def builtin_rebound(self) -> str | None:
+        """Why a builtin this module's code names is no longer the one bound at import, or None.
+        The rules below call ``type``, ``any``, ``len``, ... through the builtins module, which
+        the submission may rebind for the moment of one op and restore before the call returns
+        (no audit event, nothing for the after-call snapshot to find): ``any`` made to answer
+        False once let a tensor subclass's ``__torch_dispatch__`` compute relu under ``clone``
+        (builtin_swapped_during_dispatch.py). Read with nothing but bytecode and the dict's own
+        method."""
+        for name, then in self.USED_BUILTINS:
+            if self.BUILTINS.get(name) is not then:
+                return f"builtins.{name}(rebound while the call ran: the op monitor's own rules call it)"
+        return None
 
     def count_made_fill(self, name, out) -> None:
         """Count a tensor made from numbers the wrapper passed (``FILLS_MADE``) as a fill, unless
@@ -680,6 +702,11 @@ class TorchOpMonitor(TorchDispatchMode):
         sliced from it, beside a Triton launch that stores nothing). From here on, the copies made
         while still watched are the harness's own (its copy of the result), which no task's
         rearrangement rule is about."""
+        rebound = self.builtin_rebound()
+        if rebound:
+            self.forbidden.append(rebound)
+            self._data_movement = False
+            return
         hidden = next((name for name in map(shadowed, outputs) if name), None)
         if hidden:  # (nothing more is read of them)
             self.forbidden.append(shadowing_message(hidden))
@@ -782,6 +809,20 @@ class TorchOpMonitor(TorchDispatchMode):
         return (self.SCALAR_OPS[name] == "fills" and type(t) in self.PLAIN_TYPES and t.numel() >= self.BULK_FILL
                 and t.is_contiguous())
 
+    def subclass_operand(self, args, kwargs) -> str | None:
+        """An operand of a torch.Tensor subclass other than Parameter, named, or None. The rules
+        below read plain tensors only (a subclass's attributes are its own code), and a subclass
+        with no ``__torch_dispatch__`` brings no ``types``: ``x.as_subclass(C)`` (an alias) then
+        passed a view as another dtype and a float-to-integer copy unjudged
+        (signbit_subclass_view.py, relu_subclass_reinterpret.py)."""
+        for value in (*args, *kwargs.values()):
+            for t in (value if type(value) in (list, tuple) else (value,)):
+                cls = type(t)
+                if cls not in self.PLAIN_TYPES and self.TENSOR_BASE in type.__dict__["__mro__"].__get__(cls):
+                    return (f"a {type.__dict__['__name__'].__get__(cls)} operand, a torch.Tensor subclass: "
+                            "only plain tensors are judged; pass plain tensors")
+        return None
+
     def unusual_operand(self, args, kwargs) -> str | None:
         """What makes an allowed op compute here, or None: its kernel computes on quantized tensors
         (a copy into one rounds and clamps: relu exactly, through quint8: quantized_copy_clamps.py),
@@ -845,6 +886,21 @@ class TorchOpMonitor(TorchDispatchMode):
 # measured on the H200). Nothing compiles with dynamo inside this mode, so the plain method is put back.
 TorchOpMonitor.__torch_dispatch__ = getattr(TorchOpMonitor.__dict__["__torch_dispatch__"], "__wrapped__",
                                             TorchOpMonitor.__dict__["__torch_dispatch__"])
+
+
+def _builtins_named_in(*module_names: str) -> tuple[tuple[str, Any], ...]:
+    """``(name, object)`` for every builtin that code of the named modules names (any name a code
+    object there loads or reads: a superset of the builtins it calls), bound now."""
+    found: set[str] = set()
+    pending = [sys.modules[name].__loader__.get_code(name) for name in module_names]
+    while pending:
+        code = pending.pop()
+        found.update(code.co_names)
+        pending.extend(c for c in code.co_consts if isinstance(c, CodeType))
+    return tuple(sorted((name, value) for name, value in vars(builtins).items() if name in found))
+
+
+TorchOpMonitor.USED_BUILTINS = _builtins_named_in(__name__, "harness.shadowing")
 
 
 class ModesLeftActive(PermissionError):

@@ -80,6 +80,9 @@ def cases(g: Inputs):
                out=g.transposed(g.randn(40, 30)))
     yield Case("out-batched", g.randn(2, 21, 30), g.randn(30, 26, std=0.4), g.randn(26),
                g.randn(21, 26), out=g.randn(2, 21, 26))
+    # a bias read as dense (stride 1) picks up the NaN gaps
+    x, w1 = mat(30, 24, 36)
+    yield Case("strided-bias", x, w1, g.randn(36), g.strided(g.randn(30, 36)))
 
 
 def perf_cases(g: Inputs):

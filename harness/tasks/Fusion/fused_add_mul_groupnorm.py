@@ -18,15 +18,16 @@ Compute m = (input1 + input2) * input2 elementwise and apply group normalization
 torch.nn.functional.group_norm(m, num_groups, weight, bias, eps). `input1` is a float32 tensor of
 shape (N, C) or (N, C, d1, d2, ...) (any number of trailing dimensions); `input2` is a float32
 tensor broadcastable to input1's shape (same shape, or e.g. (C, 1, 1) per channel). Either may be
-non-contiguous. `weight` and `bias` are float32 (C,) tensors. `num_groups` (int) divides C; group
-k of sample n holds channels [k*C/G, (k+1)*C/G) and all their trailing positions, and is normalized
-with its own mean and biased variance (divide by the element count):
+non-contiguous. `weight` and `bias` are float32 (C,) tensors, possibly non-contiguous too.
+`num_groups` (int) divides C; group k of sample n holds channels [k*C/G, (k+1)*C/G) and all their
+trailing positions, and is normalized with its own mean and biased variance (divide by the element
+count):
 out[n, c, ...] = (m[n, c, ...] - mean[n, k]) / sqrt(var[n, k] + eps) * weight[c] + bias[c].
 `eps` is a float > 0 (default 1e-5). Compute the statistics in float32 with a numerically stable
 method (two-pass or Welford/Chan merging of partial statistics). If `out` (keyword-only) is None,
-return a new float32 tensor of input1's shape; otherwise `out` is a float32 tensor of that shape:
-write the result into it and return `out` itself. An input with N = 0 gives an empty result. The
-inputs must not be modified.
+return a new float32 tensor of input1's shape; otherwise `out` is a float32 tensor of that shape
+(possibly non-contiguous): write the result into it and return `out` itself. An input with N = 0
+gives an empty result. The inputs must not be modified.
 """
 
 
@@ -81,6 +82,9 @@ def cases(g: Inputs):
     yield Case("out", g.randn(2, 6, 7, 7), g.randn(2, 6, 7, 7), *_affine(g, 6), 3, eps=1e-4,
                out=g.randn(2, 6, 7, 7))
     yield Case("empty", g.randn(0, 4, 3, 3), g.randn(0, 4, 3, 3), *_affine(g, 4), 2)
+    # weight and bias read as dense (stride 1) pick up the NaN gaps; out written as dense misses its view
+    yield Case("strided-affine-out", g.randn(2, 6, 5, 7), g.randn(2, 6, 5, 7), g.strided(g.randn(6)),
+               g.strided(g.randn(6)), 3, out=g.strided(g.randn(2, 6, 5, 7)))
 
 
 def perf_cases(g: Inputs):

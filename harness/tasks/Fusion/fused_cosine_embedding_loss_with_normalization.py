@@ -14,8 +14,8 @@ CORE_DTYPES = ["float32", "int64"]
 CORE_KWARGS = ["margin", "reduction"]
 DIFFICULTY = 3
 DESCRIPTION = """
-`input1` and `input2` are float32 tensors of shape (N, D) (either may be non-contiguous) and
-`target` an int64 (N,) tensor of labels 1 or -1. L2-normalize every row of both inputs,
+`input1` and `input2` are float32 tensors of shape (N, D) and `target` an int64 (N,) tensor of
+labels 1 or -1; any of them may be non-contiguous. L2-normalize every row of both inputs,
 u = x / max(||x||_2, 1e-12) (as torch.nn.functional.normalize(x, p=2, dim=1) does; an all-zero row
 stays zero), and let cos[i] = sum_k u1[i, k] * u2[i, k]. The per-row loss is 1 - cos[i] where
 target[i] == 1 and max(0, cos[i] - margin) where target[i] == -1. `margin` is a float (default 0;
@@ -84,6 +84,9 @@ def cases(g: Inputs):
                margin=-0.2, reduction="none")
     yield Case("huge-values", g.randn(20, 30, std=1e15), g.randn(20, 30, std=1e15), _labels(g, 20), reduction="none")
     yield Case("tiny-values", g.randn(20, 30, std=1e-18), g.randn(20, 30), _labels(g, 20), reduction="none")
+    # targets read as dense (stride 1) take the gaps' zeros and other rows' labels
+    yield Case("strided-target", g.randn(41, 19), g.randn(41, 19), g.strided(_labels(g, 41)), margin=0.1,
+               reduction="none")
 
 
 def perf_cases(g: Inputs):

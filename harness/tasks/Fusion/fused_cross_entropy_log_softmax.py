@@ -31,7 +31,8 @@ equal to `ignore_index` (default -100; it may also be a valid class, which is th
 ignored positions contribute 0 to both terms. reduction='none' returns the per-position losses as a
 float32 tensor of the target's shape; 'sum' returns their sum; 'mean' (default) returns the sum
 divided by the sum of weight[target] over the non-ignored positions (their count without weight;
-NaN when all are ignored); both as 0-dimensional float32 tensors. The inputs must not be modified.
+NaN when all are ignored); both as 0-dimensional float32 tensors. `target` and `weight` may be
+non-contiguous too. The inputs must not be modified.
 """
 
 
@@ -137,6 +138,10 @@ def cases(g: Inputs):
     yield Case("transposed", g.transposed(g.randn(48, 40)), _targets(g, 40, 48), label_smoothing=0.1)
     yield Case("strided-none", g.strided(g.randn(33, 65)), _targets(g, 65, 33), reduction="none")
     yield Case("all-ignored-mean", g.randn(6, 5), g.tensor([-100] * 6, dtype=torch.int64))
+    # targets and class weights read as dense (stride 1): the gaps' zeros, other positions' targets
+    # and NaN weights
+    yield Case("strided-target-weight", g.randn(40, 12), g.strided(_targets(g, 12, 40)),
+               weight=g.strided(g.uniform(12, low=0.5, high=2.0)), reduction="none", label_smoothing=0.1)
 
 
 def perf_cases(g: Inputs):

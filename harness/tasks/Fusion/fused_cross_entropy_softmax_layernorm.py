@@ -20,8 +20,9 @@ DESCRIPTION = """
 From one tensor of logits compute two results and return them as a tuple (loss, normalized):
 1. loss = torch.nn.functional.cross_entropy(logits, targets, weight=weight, ignore_index=ignore_index,
    reduction=reduction, label_smoothing=label_smoothing). `logits` is float32 of shape (N, C),
-   possibly non-contiguous; `targets` int64 (N,) class indices in [0, C) or equal to `ignore_index`
-   (default -100; may also be a valid class, which is then ignored). With lp = log_softmax of a row
+   possibly non-contiguous (as may be `targets`, `weight` and `out`); `targets` int64 (N,) class
+   indices in [0, C) or equal to `ignore_index` (default -100; may also be a valid class, which is
+   then ignored). With lp = log_softmax of a row
    (compute the log-sum-exp stably), the loss of a row with target y is
    (1 - s) * weight[y] * (-lp[y]) + (s / C) * sum_c weight[c] * (-lp[c]), s = label_smoothing in
    [0, 1] (default 0.0), `weight` an optional float32 (C,) tensor (None: all ones); ignored rows give 0.
@@ -33,8 +34,8 @@ From one tensor of logits compute two results and return them as a tuple (loss, 
    (p - mean(p)) / sqrt(var(p) + eps) with the row's mean and biased variance. `normalized_shape` is
    C given as an int, a tuple or a list (normalization over the last dimension). `eps` > 0 (default
    1e-5). A float32 (N, C) tensor.
-If `out` (keyword-only) is given, it is a float32 (N, C) tensor: write `normalized` into it and return
-(loss, out). The inputs must not be modified.
+If `out` (keyword-only) is given, it is a float32 (N, C) tensor (possibly non-contiguous): write
+`normalized` into it and return (loss, out). The inputs must not be modified.
 """
 
 
@@ -135,6 +136,11 @@ def cases(g: Inputs):
     yield Case("transposed", g.transposed(g.randn(48, 40)), _targets(g, 40, 48), 40, label_smoothing=0.1)
     yield Case("strided-none", g.strided(g.randn(33, 65)), _targets(g, 65, 33), 65, reduction="none")
     yield Case("all-ignored-mean", g.randn(6, 5), g.tensor([-100] * 6, dtype=torch.int64), 5)
+    # targets and class weights read as dense (stride 1) take the gaps (zeros, NaN weights) and
+    # other rows' targets; out written as dense misses its view
+    yield Case("strided-targets-weight-out", g.randn(36, 24), g.strided(_targets(g, 24, 36, ignore=-100, every=5)),
+               24, weight=g.strided(g.uniform(24, low=0.5, high=1.5)), reduction="none", label_smoothing=0.2,
+               out=g.strided(g.randn(36, 24)))
 
 
 def perf_cases(g: Inputs):

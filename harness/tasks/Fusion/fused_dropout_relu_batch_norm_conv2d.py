@@ -140,6 +140,8 @@ def cases(g: Inputs):
     # a channel variance below eps: eps must sit inside the square root
     yield case("small-variance", r(2, 4, 10, 10, std=0.01), r(8, 4, 3, 3, std=0.01), None, padding=1, p=0.5)
     yield case("1x1-two-values", r(2, 5, 1, 1), r(6, 5, 1, 1), r(6), p=0.5)
+    # a bias read as dense (stride 1) picks up the NaN gaps (batch norm cancels the bias itself)
+    yield case("strided-bias", r(2, 4, 10, 10), r(8, 4, 3, 3), g.strided(r(8)), padding=1, p=0.5)
 
 
 def perf_cases(g: Inputs):

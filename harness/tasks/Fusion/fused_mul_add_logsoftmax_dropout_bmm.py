@@ -195,6 +195,8 @@ def cases(g: Inputs):
     yield case("out-p0", r(2, 25, 16), r(2, 25, 16), r(2, 25, 16), r(2, 16, 30), p=0.0, out=r(2, 25, 30))
     yield case("k1", r(2, 70, 1), r(2, 70, 1), r(2, 70, 1), r(2, 1, 20), training=False)
     yield case("empty-batch", r(0, 8, 16), r(0, 8, 16), r(0, 8, 16), r(0, 16, 8))
+    # input2 read as dense (stride 1), or through input1's strides, picks up the NaN gaps
+    yield case("strided-input2", r(2, 30, 20), g.strided(r(2, 30, 20)), r(2, 30, 20), r(2, 20, 40), p=0.5)
 
 
 def perf_cases(g: Inputs):

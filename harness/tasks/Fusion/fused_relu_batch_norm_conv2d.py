@@ -34,9 +34,10 @@ conv[n, o, i, j] = bias[o] + sum over c in the group, r, s of
 input[n, c, i * stride_h - pad_top + r * dilation_h, j * stride_w - pad_left + s * dilation_w]
 * weight[o, c - g * C_in / groups, r, s] (positions outside the input read 0), shape
 (N, C_out, H_out, W_out) with H_out = floor((H + pad_total_h - dilation_h * (kH - 1) - 1) / stride_h) + 1.
-Batch norm per output channel o: `bn_weight` (gamma) and `bn_bias` (beta) are float32 (C_out,) or
-None (meaning 1 and 0). With training=False (default) `running_mean` and `running_var` (float32
-(C_out,), possibly non-contiguous) are required and used as the statistics; nothing is modified.
+Batch norm per output channel o: `bn_weight` (gamma) and `bn_bias` (beta) are float32 (C_out,),
+possibly non-contiguous, or None (meaning 1 and 0). With training=False (default) `running_mean`
+and `running_var` (float32 (C_out,), possibly non-contiguous) are required and used as the
+statistics; nothing is modified.
 With training=True the statistics are those of the batch: over the n = N * H_out * W_out values of
 channel o, mean = sum / n and the biased variance var = sum((conv - mean)^2) / n (n >= 2); if the
 running tensors are given (they may both be None in training) they are updated IN PLACE:
@@ -124,6 +125,9 @@ def cases(g: Inputs):
                running_mean=g.strided(g.randn(6)), running_var=g.strided(g.uniform(6, low=0.5, high=2.0)))
     yield Case("eval-channels-last", _channels_last(r(2, 8, 9, 9)), _channels_last(r(8, 8, 3, 3)), bias=r(8),
                padding=1, **_bn(g, 8, 72))
+    # gamma, beta and the running statistics read as dense (stride 1) in inference pick up the NaN gaps
+    yield Case("eval-strided-bn-params", r(2, 4, 9, 9), r(6, 4, 3, 3), bias=r(6), padding=1,
+               **{k: g.strided(v) for k, v in _bn(g, 6, 36).items()})
 
 
 def perf_cases(g: Inputs):

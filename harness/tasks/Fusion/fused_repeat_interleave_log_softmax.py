@@ -22,8 +22,9 @@ dim=dim, output_size=output_size), then apply log_softmax along the same dimensi
 tensor like torch.nn.functional.log_softmax(repeated, dim=dim, dtype=dtype). `input` is float32 or
 float64 (or int64 when `dtype` is given) of any shape, possibly 0-d or non-contiguous. `repeats` is
 a non-negative int, or an int64 tensor with one entry (applied to every element) or with one entry
-per element along `dim` (entry k = how many consecutive copies of slice k; 0 drops it). dim=None
-(default) flattens the input first: the result is 1-D and log_softmax runs over all of it; otherwise
+per element along `dim` (entry k = how many consecutive copies of slice k; 0 drops it), possibly
+non-contiguous. dim=None (default) flattens the input first: the result is 1-D and log_softmax runs
+over all of it; otherwise
 `dim` is an int (negative counts from the end) and the result has input's shape except size
 sum(repeats) along `dim`. `output_size`, if given, is that total length (a hint; it equals the sum).
 `dtype` (torch.float32 or torch.float64), if given, converts the repeated values before the
@@ -32,8 +33,8 @@ x_k - log(sum over the slice's kept elements of r_k * exp(x_k)), computed stably
 maximum); logits may be large (about 1000). IEEE cases as in PyTorch: a slice containing +inf or NaN
 among its kept elements, or with all kept elements -inf, is all NaN. Do not materialize the
 repeated tensor: read each input element once and write each output element once. If `out` (a
-tensor of the result's shape and dtype) is given, write the result into it and return `out`;
-otherwise return a new tensor. The inputs must not be modified.
+tensor of the result's shape and dtype, possibly non-contiguous) is given, write the result into it
+and return `out`; otherwise return a new tensor. The inputs must not be modified.
 """
 
 
@@ -102,6 +103,11 @@ def cases(g: Inputs):
     yield Case("out", g.randn(12, 30), 2, dim=1, out=g.randn(12, 60))
     r = _reps(g, 25)
     yield Case("out-flatten", g.randn(25), r, out=g.randn(int(r.sum().item())))
+    # repeats read as dense (stride 1) take the gaps' zeros and other slices' counts; out written
+    # as dense misses its view
+    r = _reps(g, 40)
+    yield Case("strided-repeats-out", g.randn(12, 40), g.strided(r), dim=1,
+               out=g.strided(g.randn(12, int(r.sum().item()))))
 
 
 def perf_cases(g: Inputs):

@@ -34,8 +34,9 @@ x[n, c, i * stride_h - pad_top + r * dilation_h, j * stride_w - pad_left + s * d
 (N, C_out, H_out, W_out) with H_out = floor((H + pad_total_h - dilation_h * (kH - 1) - 1) / stride_h) + 1.
 Layer norm per sample n, over its L = C_out * H_out * W_out values: mean = sum / L, biased variance
 var = sum((conv - mean)^2) / L, normalized = (conv - mean) / sqrt(var + ln_eps) (`ln_eps` a float
-> 0, default 1e-5). `weight` is a float32 (C_out,) tensor that, as in the published reference, does
-not enter the result (no affine scale is applied; the cases pass ones). SiLU elementwise:
+> 0, default 1e-5). `weight` is a float32 (C_out,) tensor (possibly non-contiguous) that, as in the
+published reference, does not enter the result (no affine scale is applied; the cases pass ones).
+SiLU elementwise:
 out = v * sigmoid(v) = v / (1 + exp(-v)). Compute the statistics with a numerically stable method
 (two-pass, or merging per-tile partial statistics). Return a new float32 tensor
 (N, C_out, H_out, W_out); the inputs must not be modified. The per-sample statistics need a global
@@ -94,6 +95,9 @@ def cases(g: Inputs):
                conv_bias=r(8), conv_padding=1)
     yield Case("outliers", g.heavy_tailed(2, 4, 10, 10, scale=2.0), ones(8), r(8, 4, 3, 3), conv_bias=r(8),
                conv_padding=1)
+    # `weight` does not enter the result, but a kernel that applies it as an affine scale and reads
+    # it as dense (stride 1) picks up the NaN gaps
+    yield Case("strided-weight", r(2, 3, 8, 8), g.strided(ones(6)), r(6, 3, 3, 3), conv_bias=r(6), conv_padding=1)
 
 
 def perf_cases(g: Inputs):

@@ -27,7 +27,7 @@ computes input & other first but, as in the upstream reference, that value does 
 result (it need not be computed). Samples must be drawn inside the kernel (e.g. from tl.rand or
 tl.philox, with any seed); they are checked statistically, not against PyTorch's random stream.
 total_count values up to several thousand are tested (an O(total_count)-steps-per-element sampler
-is very slow there). No input is modified.
+is very slow there). Any tensor argument may be non-contiguous. No input is modified.
 """
 
 CHECK_NOTE = ("property check instead of matching PyTorch's random stream: shape, dtype, whole "
@@ -213,6 +213,13 @@ def cases(g: Inputs):
                g.transposed(g.randint(5, 60, 40, 50).to(torch.float32)),
                probs=g.strided(g.uniform(40, 50)))
     yield Case("empty", ints(0), ints(0), g.randn(0).abs().round(), probs=g.uniform(0))
+    # logits read as dense (stride 1) take the gaps' +inf (p = 1; a NaN there, as g.strided leaves,
+    # would stall a rejection sampler instead of failing) and misplace the certain (+-inf) entries
+    u = g.uniform(48, 64)
+    logits = torch.full((48, 128), inf, device=g.device)[:, ::2]
+    logits.copy_(torch.where(u < 0.15, inf, torch.where(u > 0.85, -inf, g.randn(48, 64, std=3.0))))
+    yield Case("strided-logits", g.strided(ints(48, 64)), g.strided(ints(48, 64)), full(20.0, 48, 64),
+               logits=logits)
 
 
 def perf_cases(g: Inputs):

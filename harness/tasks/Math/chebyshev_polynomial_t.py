@@ -18,8 +18,9 @@ DESCRIPTION = """
 Evaluate the Chebyshev polynomial of the first kind T_n at every element of `input`, as
 torch.special.chebyshev_polynomial_t(input, n) does. `input` is a float32 tensor of any shape
 (possibly non-contiguous, possibly empty). `n` is the degree: a Python int, or an integer tensor
-(int64) that is broadcast against `input` (a 0-dimensional tensor applies one degree to every
-element, a larger one gives each element its own degree; the result has the broadcast shape).
+(int64, possibly non-contiguous) that is broadcast against `input` (a 0-dimensional tensor applies
+one degree to every element, a larger one gives each element its own degree; the result has the
+broadcast shape).
 T_0 = 1 (for every x, NaN included), T_1(x) = x, T_(k+1)(x) = 2x T_k(x) - T_(k-1)(x); equivalently
 T_n(x) = cos(n acos x) for |x| <= 1 and sign(x)^n cosh(n acosh|x|) for |x| > 1. A negative degree
 gives 0. T_n(±1) = (±1)^n exactly. NaN inputs give NaN for n >= 1. Degrees up to ~60 are tested,
@@ -99,6 +100,9 @@ def cases(g: Inputs):
     yield Case("empty", g.randn(0, 4), 5)
     yield Case("out", g.uniform(64, 300, low=-1.0, high=1.0), 4, out=g.randn(64, 300))
     yield Case("out-strided", g.uniform(17, 129, low=-1.0, high=1.0), 11, out=g.strided(g.randn(17, 129)))
+    # degrees read as dense (stride 1) take the gaps' zeros (T_0 = 1, no degree here is 0) and other
+    # elements' degrees
+    yield Case("strided-degree", g.uniform(30, 40, low=-1.0, high=1.0), g.strided(g.randint(1, 41, 30, 40)))
 
 
 def perf_cases(g: Inputs):

@@ -139,6 +139,9 @@ def cases(g: Inputs):
                g.transposed(g.randn(48, 70, std=0.1)), g.uniform(48, 70, low=0.0, high=0.01), step=9)
     yield Case("zero-dim", g.randn(std=0.01), g.randn(), g.randn(std=0.1), g.uniform(low=0.0, high=0.01), step=4)
     yield Case("empty", g.randn(0, 7), g.randn(0, 7), _zeros(g, 0, 7), _zeros(g, 0, 7), step=1)
+    # exp_avg_sq read or written as dense (stride 1), or through param's strides, meets the NaN gaps
+    yield Case("strided-exp-avg-sq", g.randn(32, 45, std=0.02), g.randn(32, 45), g.randn(32, 45, std=0.1),
+               g.strided(g.uniform(32, 45, low=0.0, high=0.01)), step=5)
 
 
 def perf_cases(g: Inputs):

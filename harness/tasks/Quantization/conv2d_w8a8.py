@@ -186,6 +186,8 @@ def cases(g: Inputs):
     yield Case("large-magnitude", r(1, 4, 8, 8, std=1e15), r(6, 4, 3, 3, std=1e12), r(6, std=1e28),
                padding=1)
     yield Case("tiny-magnitude", r(1, 4, 8, 8, std=1e-9), r(6, 4, 3, 3, std=1e-9), padding=1)
+    # a bias read as dense (stride 1) picks up the NaN gaps
+    yield Case("strided-bias", r(2, 4, 9, 10), r(6, 4, 3, 3), g.strided(r(6)), padding=1)
 
 
 def perf_cases(g: Inputs):
