@@ -167,8 +167,11 @@ EXPECTED = {
     "fix_up_in_serialization_state": ("wrong", None, "all zeros"),
     # (with Python 3.12's watch of the submission's code, its __import__ is refused when torch calls it
     # back from a conversion inside the harness's own code: an error rather than the zeros judged)
+    # (and since session 24 the inputs are drawn inside the code barrier too, where an import the
+    # draw makes runs it first)
     "fix_up_in_builtin_import": (("wrong", "error", "integrity"), None,
-                                 ("all zeros", "dispatch hooks are off", "ran while the harness was saving")),
+                                 ("all zeros", "dispatch hooks are off", "ran while the harness was saving",
+                                  "ran while the harness was drawing the inputs")),
     "fix_up_in_knobs_check": ("wrong", None, "all zeros"),
     "replace_os_environ": ("integrity", "call", "os.environ was replaced"),
     "fix_up_from_signal_handler": ("integrity", "call", "may not call signal"),
@@ -273,6 +276,12 @@ EXPECTED = {
     # a builtin the monitor's rules call, rebound for the moment of one op: it answered the
     # subclass test wrongly and relu ran in the subclass's handler (exe ok at d364e35; on Python
     # 3.12 the swapped builtin may first be refused as code run with the dispatch hooks off)
+    # the task module's `cases` replaced by a hook that computes the answers as the harness draws
+    # the inputs (exe ok at 424dc51): the task module is watched, and the draw is checked and
+    # barred to the submission's code; a finalizer installing the hook late meets either
+    "task_module_hook_relu": ("integrity", "call", "rebinds _kbx_task_Activation_relu.cases at import"),
+    "task_module_hook_from_finalizer": ("integrity", None, ("rebinds _kbx_task_Activation_relu.cases",
+                                                            "while the harness was drawing the inputs")),
     "builtin_swapped_during_dispatch": ("integrity", None, ("builtins.any(rebound while the call ran",
                                                             "dispatch hooks are off")),
     # the submission's code run by torch.save inside the harness's saving of a call's outputs: a
@@ -1051,6 +1060,8 @@ def test_pytorch_work_the_monitor_cannot_see_is_caught_natively(blinding_run, na
 
 # (task, attack) -> the phrase its verdict names; beside each task's bundled solution, which passes
 HOST_OR_REARRANGED = {
+    # rand's answers drawn by a hook in its task module as the harness drew the cases (exe ok at 424dc51)
+    ("Random/rand.py", "task_module_hook_rand"): "rebinds _kbx_task_Random_rand.cases at import",
     # signbit from the sign byte, read through views as other types of a torch.Tensor subclass
     # with no dispatch handler (exe ok at d364e35; see relu_subclass_reinterpret)
     ("Math/signbit.py", "signbit_subclass_view"): "torch.Tensor subclass",

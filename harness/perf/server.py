@@ -363,7 +363,11 @@ class PerfServer:
     def _cmd_prepare(self, command: dict) -> None:
         if not self.trusted:  # the candidate: from the call/exe allowance to its share of perf memory
             cap_gpu_memory(self.device, command.get("gpu_memory_cap"))
-        self.cases = build_cases(self.task, self.seed, self.device)
+        # drawn by the task file's code with nothing of the submission's rebound or running (see
+        # the worker's draw: a hook there would see every perf input unwatched)
+        self.tampered()
+        with self.barrier("drawing the perf inputs"):
+            self.cases = build_cases(self.task, self.seed, self.device)
         if torch.device(self.device).type == "cuda":
             torch.cuda.empty_cache()  # the float64 draws' blocks: other jobs' perf memory (run/gpu_memory.py)
         if self.trusted:

@@ -20,7 +20,7 @@ import operator
 import sys
 import threading
 from contextlib import nullcontext
-from types import CodeType, MappingProxyType
+from types import CodeType, FunctionType, MappingProxyType
 from typing import Any
 
 import torch
@@ -472,8 +472,11 @@ class TorchOpMonitor(TorchDispatchMode):
     JOINS = frozenset({"cat", "stack", "constant_pad_nd", "repeat", "complex"})
     Tensor = torch.Tensor
     TENSOR_BASE = torch._C.TensorBase
-    BUILTINS = builtins.__dict__
-    USED_BUILTINS: tuple = ()  # set below, once the module's code exists: _builtins_named_in
+    BUILTINS, ALL, MAP, IS = builtins.__dict__, all, map, operator.is_
+    # set below, once the module's code exists (_builtins_called_by): pairs, and the same as two tuples
+    USED_BUILTINS: tuple = ()
+    USED_BUILTIN_NAMES: tuple = ()
+    USED_BUILTIN_VALUES: tuple = ()
     as_device = torch.device
     stack_depth = staticmethod(torch._C._len_torch_dispatch_stack)
     EMPTY, UINT8 = torch.empty, torch.uint8
@@ -603,17 +606,19 @@ class TorchOpMonitor(TorchDispatchMode):
         return out
 
     def builtin_rebound(self) -> str | None:
-        """Why a builtin this module's code names is no longer the one bound at import, or None.
-        The rules below call ``type``, ``any``, ``len``, ... through the builtins module, which
-        the submission may rebind for the moment of one op and restore before the call returns
-        (no audit event, nothing for the after-call snapshot to find): ``any`` made to answer
-        False once let a tensor subclass's ``__torch_dispatch__`` compute relu under ``clone``
-        (builtin_swapped_during_dispatch.py). Read with nothing but bytecode and the dict's own
-        method."""
+        """Why a builtin named by this class's code (and the functions it calls) is no longer the
+        one bound at import, or None. The rules call ``type``, ``any``, ``len``, ... through the
+        builtins module, which the submission may rebind for the moment of one op and restore
+        before the call returns (no audit event, nothing for the after-call snapshot to find):
+        ``any`` made to answer False once let a tensor subclass's ``__torch_dispatch__`` compute
+        relu under ``clone`` (builtin_swapped_during_dispatch.py)."""
+        # one C-level pass, through functions bound at import (it runs at every op)
+        if self.ALL(self.MAP(self.IS, self.MAP(self.BUILTINS.get, self.USED_BUILTIN_NAMES), self.USED_BUILTIN_VALUES)):
+            return None
         for name, then in self.USED_BUILTINS:
             if self.BUILTINS.get(name) is not then:
                 return f"builtins.{name}(rebound while the call ran: the op monitor's own rules call it)"
-        return None
+        return "builtins(changed while the call ran: the op monitor's own rules call them)"
 
     def count_made_fill(self, name, out) -> None:
         """Count a tensor made from numbers the wrapper passed (``FILLS_MADE``) as a fill, unless
@@ -888,19 +893,39 @@ TorchOpMonitor.__torch_dispatch__ = getattr(TorchOpMonitor.__dict__["__torch_dis
                                             TorchOpMonitor.__dict__["__torch_dispatch__"])
 
 
-def _builtins_named_in(*module_names: str) -> tuple[tuple[str, Any], ...]:
-    """``(name, object)`` for every builtin that code of the named modules names (any name a code
-    object there loads or reads: a superset of the builtins it calls), bound now."""
+def _builtins_called_by(cls: type) -> tuple[tuple[str, Any], ...]:
+    """``(name, object)``, bound now, for every builtin named by the code of ``cls``'s methods and
+    of the module-level functions they name, transitively (any name a code object loads or reads:
+    a superset of the builtins it calls)."""
     found: set[str] = set()
-    pending = [sys.modules[name].__loader__.get_code(name) for name in module_names]
+    seen: set[CodeType] = set()
+    pending: list[tuple[CodeType, dict]] = []
+
+    def add(value: Any) -> None:
+        value = getattr(getattr(value, "__func__", value), "fget", getattr(value, "__func__", value))
+        code = getattr(value, "__code__", None)
+        if isinstance(code, CodeType) and code not in seen:
+            seen.add(code)
+            pending.append((code, value.__globals__))
+
+    for value in vars(cls).values():
+        add(value)
     while pending:
-        code = pending.pop()
+        code, space = pending.pop()
         found.update(code.co_names)
-        pending.extend(c for c in code.co_consts if isinstance(c, CodeType))
+        for name in code.co_names:
+            if isinstance(space.get(name), FunctionType):
+                add(space[name])
+        for const in code.co_consts:
+            if isinstance(const, CodeType) and const not in seen:
+                seen.add(const)
+                pending.append((const, space))
     return tuple(sorted((name, value) for name, value in vars(builtins).items() if name in found))
 
 
-TorchOpMonitor.USED_BUILTINS = _builtins_named_in(__name__, "harness.shadowing")
+TorchOpMonitor.USED_BUILTINS = _builtins_called_by(TorchOpMonitor)
+TorchOpMonitor.USED_BUILTIN_NAMES = tuple(name for name, _ in TorchOpMonitor.USED_BUILTINS)
+TorchOpMonitor.USED_BUILTIN_VALUES = tuple(value for _, value in TorchOpMonitor.USED_BUILTINS)
 
 
 class ModesLeftActive(PermissionError):
@@ -959,7 +984,11 @@ class ModuleSnapshot:
 
     KINDS = (type, type(len), type(sys), type(_plain_function), staticmethod, classmethod)
 
-    def __init__(self) -> None:
+    def __init__(self, also: dict[str, Any] | None = None) -> None:
+        """``also``: modules outside ``sys.modules`` watched like the harness's own, every global
+        (the task file the worker draws inputs with: a task module is reachable through ``Task``'s
+        methods' ``__globals__``, and a ``cases`` of the submission's put there ran unwatched as the
+        harness drew the inputs, computing the answers: task_module_hook_relu.py)."""
         # Every watched binding as three parallel lists (the namespace it lives in, its name, the
         # object), one set for modules' dicts and one for classes' mapping proxies, so a check is a
         # few C-level passes (map/all, identity only: no code of the submission's runs) instead of
@@ -973,7 +1002,7 @@ class ModuleSnapshot:
         # (not the harness's own entries, which the worker drops before the import, nor __main__)
         kept = [(n, m) for n, m in list(sys.modules.items()) if not n.startswith(_NOT_KEPT_IN_SYS_MODULES)]
         self._imported = (sys.modules, [n for n, _ in kept], [m for _, m in kept])
-        for module_name, module in list(sys.modules.items()):
+        for module_name, module in list(sys.modules.items()) + list((also or {}).items()):
             namespace = getattr(module, "__dict__", None)
             if not isinstance(namespace, dict) or module_name.startswith(UNWATCHED_MODULES):
                 continue
@@ -982,7 +1011,8 @@ class ModuleSnapshot:
             # no audit event guards), and the harness reads these globals after the import: a
             # replaced list or module object (the taggers saving uses, its pickle module) would
             # steer it. Nothing of the harness rebinds a global after the snapshot.
-            everything = module_name == HARNESS_PACKAGE or module_name.startswith(HARNESS_PACKAGE + ".")
+            everything = module_name == HARNESS_PACKAGE or module_name.startswith(HARNESS_PACKAGE + ".") \
+                or module_name in (also or {})
             watched = [(attr, value) for attr, value in list(namespace.items())
                        if (everything or issubclass(type(value), kinds)) and not _dunder(attr)]
             _extend(self._modules, namespace, watched, module_name)

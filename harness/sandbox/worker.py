@@ -217,7 +217,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     torchscript_fusers_off()
     originals = install_proxies()
     record_no_lazy_call_stacks()
-    snapshot = ModuleSnapshot()
+    snapshot = ModuleSnapshot(also={task.module.__name__: task.module})
     modes = ModeStacks()
     host_memory = PinnedHostWatch()  # before the import: what the job takes from here on counts
     barrier = CodeBarrier(code_kinds)  # none of the submission's code runs while results are saved
@@ -249,7 +249,24 @@ def run(job: dict, reporter: EventWriter) -> None:
     # held nothing its inputs could be derived from.
     reporter.emit(protocol.IMPORTED)
     seed = _seed_from(commands)
-    cases = task.correctness_cases(seed, device)
+
+    def draw(config: int) -> list:
+        """One pass's inputs, drawn by the task file's code with nothing of the submission's
+        rebound and none of its code running (the barrier; no collection, whose finalizers would
+        be its code): a hook there would see the inputs unwatched (task_module_hook_relu.py)."""
+        _unchanged(snapshot, modes, launch_check, "before the inputs were drawn")
+        collector_off()
+        try:
+            with barrier("drawing the inputs"):
+                return task.correctness_cases(seed, device, config)
+        finally:
+            collector_on()
+
+    try:
+        cases = draw(0)
+    except PermissionError as exc:  # (the guard's refusal, tampering)
+        reporter.emit(protocol.REPORT, stage=protocol.CALL, status=INTEGRITY, detail=str(exc))
+        return
     # A job may be split across several workers (run/shards.py): this one calls only its share of
     # the cases, named by their index in the task's list (the facts it reports use that index).
     share = job.get("cases")
@@ -269,7 +286,11 @@ def run(job: dict, reporter: EventWriter) -> None:
     # one pass per config of the autotuner that has most; one first launched in a pass adds passes
     while index < pins.config_count():
         if index:  # each config's pass is given values of its own (Task.correctness_cases)
-            cases = task.correctness_cases(seed, device, index)
+            try:
+                cases = draw(index)
+            except PermissionError as exc:
+                reporter.emit(protocol.REPORT, stage=protocol.EXE, status=INTEGRITY, detail=str(exc))
+                return
         with pins.pinned(index) as pinned:
             for case_index in selected:
                 case = cases[case_index]
