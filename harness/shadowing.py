@@ -34,7 +34,11 @@ def _hiding(obj: Any, names: frozenset) -> str | None:
         own = _OWN_DICT(obj, "__dict__")
     except AttributeError:
         return None
-    if type(own) is not dict or not own:
+    if type(own) is not dict:
+        # a dict subclass's lookups still let its keys hide the class's methods, and its own
+        # methods are the submission's code (an OrderedDict hid untyped_storage: tensor_dict_subclass_hides_method.py)
+        return f"<a __dict__ of type {type.__dict__['__name__'].__get__(type(own))}>"
+    if not own:
         return None
     for name in _DICT_KEYS(own):
         if type(name) is not _STR:

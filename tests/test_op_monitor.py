@@ -384,3 +384,33 @@ def test_a_rearranging_tasks_result_may_be_a_buffer_as_it_was_allocated():
     assert returned(lambda: torch.empty_like(x)) == []
     assert "not in row-major order" in returned(lambda: torch.empty(6, 5).t())[0]
     assert "not in row-major order" in returned(lambda: x.contiguous().t())[0]  # a copy, permuted by a view
+
+
+class _Bare(torch.Tensor):
+    """A subclass with no dispatch handler of its own: it brings torch no dispatch types."""
+
+    __torch_function__ = torch._C._disabled_torch_function_impl
+
+
+def test_an_operand_of_a_tensor_subclass_is_compute_but_a_parameter_is_not():
+    x = torch.randn(8)
+    assert _watched(lambda: x.as_subclass(_Bare).view(torch.int32)) == [
+        "view(a _Bare operand, a torch.Tensor subclass: only plain tensors are judged; pass plain tensors)"]
+    assert _watched(lambda: torch.nn.Parameter(x).clone()) == []
+
+
+@pytest.mark.parametrize("name", ["type", "any", "len", "isinstance"])
+def test_a_builtin_the_rules_call_rebound_during_the_call_is_found_at_the_next_op(name):
+    import builtins
+    assert name in dict(TorchOpMonitor.USED_BUILTINS)
+    x, real = torch.randn(4), getattr(builtins, name)
+
+    def swapped_for_one_op():
+        setattr(builtins, name, lambda *args: real(*args))
+        try:
+            x.clone()
+        finally:
+            setattr(builtins, name, real)
+    forbidden = _watched(swapped_for_one_op)
+    assert forbidden and forbidden[0].startswith(f"builtins.{name}(rebound while the call ran"), forbidden
+    assert _watched(lambda: x.clone()) == []  # restored: nothing found

@@ -71,3 +71,16 @@ def test_aggregates_count_only_analysed_jobs():
     agg = run_quality([code_quality(SOURCE), code_quality("def broken(:\n"), {}])
     assert agg["quality_jobs"] == 1 and agg["mean_cyclomatic_max"] == 4 and agg["median_sloc"] == 11
     assert run_quality([])["mean_maintainability_index"] is None
+
+
+def test_line_breaks_radon_splits_at_and_python_does_not_are_not_given_to_radon():
+    """A string literal of 6,000 `\\x1c` characters (valid Python: text inside the literal) made
+    radon's raw metrics re-tokenize one growing line per character: 2.5 minutes of the parent's
+    CPU for one 13 kB submission, after its job had ended."""
+    import time
+    start = time.perf_counter()
+    for separator in "\x1c\x0c\u2028\x85":
+        why = code_quality(f"_PAD = \"{('a' + separator) * 6000}\"\n" + SOURCE)["unavailable"]
+        assert "line breaks other than" in why, why
+    assert time.perf_counter() - start < 2.0
+    assert "maintainability_index" in code_quality(SOURCE)

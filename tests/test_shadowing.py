@@ -30,6 +30,13 @@ def test_what_counts_as_hiding_a_method():
     odd = torch.zeros(2)
     odd.__dict__[7] = "a key that is not a string"
     assert shadowed(odd) == "<a key of type int>"
+    import collections  # a dict subclass as __dict__: its keys still hide methods, its methods are code
+    subclassed = torch.zeros(2)
+    subclassed.__dict__ = collections.OrderedDict()
+    assert shadowed(subclassed) == "<a __dict__ of type OrderedDict>"
+    storage_subclassed = torch.zeros(2)
+    storage_subclassed.untyped_storage().__dict__ = collections.OrderedDict()
+    assert shadowed(storage_subclassed) == "storage.<a __dict__ of type OrderedDict>"
 
 
 @pytest.mark.parametrize("where, name", [("tensor", "untyped_storage"), ("tensor", "is_contiguous"),

@@ -27,6 +27,12 @@ MAX_STATEMENT_COST = 20_000
 # line) took 5 s of the parent's CPU per request (the server's other requests waited on it). The
 # largest bundled solution has 8,412 tokens; 30,000 take well under a second.
 MAX_TOKENS = 30_000
+# radon splits a source into lines with str.splitlines, which also breaks at these characters
+# (Python's tokenizer does not: inside a string literal they are text). Each then opens a line
+# with an unterminated string, which radon's raw metrics re-tokenize line by line: 6,000 of them in
+# one literal took 2.5 minutes of the parent's CPU, growing with their square, after the job's own
+# time limit (and radon misread the source as not parsing).
+OTHER_LINE_BREAKS = frozenset("\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 
 
 def _statement_cost(source: str) -> int:
@@ -58,6 +64,9 @@ def code_quality(source: str) -> dict[str, Any]:
         return {"unavailable": "radon is not installed (pip install radon)"}
     if len(source) > MAX_SOURCE_CHARS:
         return {"unavailable": f"source longer than {MAX_SOURCE_CHARS} characters"}
+    if not OTHER_LINE_BREAKS.isdisjoint(source):
+        return {"unavailable": "the source holds line breaks other than \\n and \\r (form feed, \\x1c-\\x1e, "
+                               "\\u2028, ...), at which radon splits lines where Python does not"}
     try:
         # Python's own parser first: radon's tokenizer takes time growing with the square of a broken
         # source's length (a 20 kB one took two minutes), and a source that does not parse has no metrics

@@ -515,6 +515,7 @@ class TorchOpMonitor(TorchDispatchMode):
         self._allocated: set[tuple] = set()   # the layouts buffers were allocated in (misordered_result)
         self._permuted_allocations: set[int] = set()  # storages allocated in other than row-major order
         self._launch_record = launch_record
+        self._replaced: list = []  # storages set_ took off tensors, released while watched (release_replaced)
         self._inputs_given = inputs_given
 
     def __enter__(self):
@@ -526,6 +527,7 @@ class TorchOpMonitor(TorchDispatchMode):
         return entered
 
     def __exit__(self, *exc):
+        self.release_replaced()
         if self._watching:
             self._watching.pop()
         if self._launch_record is not None:
@@ -592,6 +594,10 @@ class TorchOpMonitor(TorchDispatchMode):
         held = self.held_storages(args, kwargs, name in self.HOST_DATA_OPS)
         # (what a resize may grow: the bytes each operand's storage had)
         moving = {id(t): t.untyped_storage().nbytes() for t in self.tensors(args)} if name in self.RESIZING else None
+        if name == "set_" and args and type(args[0]) in self.PLAIN_TYPES:
+            # the storage set_ replaces would die inside the op, where no mode watches, and with it
+            # run a finalizer of the submission's (torch.relu_ unseen: storage_finalizer_inside_set.py)
+            self._replaced.append(args[0].untyped_storage())
         out = call(*args, **kwargs)
         made = self.note_new_storages(held, out, moving)
         if name in self.FILLS_MADE:
@@ -604,6 +610,11 @@ class TorchOpMonitor(TorchDispatchMode):
                 if not t.is_contiguous():
                     self._permuted_allocations.add(self.storage_of(t))
         return out
+
+    def release_replaced(self) -> None:
+        """Drop the storages ``set_`` replaced during the call, now, while this monitor is on the
+        stack: what their finalizers run is watched like the wrapper's own ops."""
+        self._replaced.clear()
 
     def builtin_rebound(self) -> str | None:
         """Why a builtin named by this class's code (and the functions it calls) is no longer the
@@ -707,6 +718,7 @@ class TorchOpMonitor(TorchDispatchMode):
         sliced from it, beside a Triton launch that stores nothing). From here on, the copies made
         while still watched are the harness's own (its copy of the result), which no task's
         rearrangement rule is about."""
+        self.release_replaced()
         rebound = self.builtin_rebound()
         if rebound:
             self.forbidden.append(rebound)
