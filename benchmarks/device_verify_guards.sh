@@ -61,6 +61,13 @@
 # magnitude (their bundled solutions, call+exe: bash benchmarks/device_changed_tasks.sh
 # benchmarks/results/2026-12-06-h100-mixed-inputs/split_tasks.txt),
 # and a perf suite against the golden results.
+# Session 24 (2026-12-07, benchmarks/results/2026-12-07-h100-pinned-native/): PART=pinned and the
+# adversarial step ran natively on an H100; PART=rest runs what a cut adversarial step did not reach.
+# Not yet native: the strided cases of 14 tasks, the checked and barred input draws, the subclass,
+# builtins, __dict__ and set_ rules of the op monitor (PART=short's call_exe shows whether an honest
+# solution is refused; then PART=entries ENTRIES="builtin_swapped_during_dispatch
+# relu_subclass_reinterpret task_module_hook_relu task_module_hook_from_finalizer
+# tensor_dict_subclass_hides_method storage_finalizer_inside_set").
 # Writes $OUT/verify_guards.tgz and prints a digest. A perf suite (device_suite.sh) then gives the
 # spread of timed_over_check_busy: python benchmarks/check_busy_table.py <journal>.
 set -uo pipefail
