@@ -562,8 +562,7 @@ class TorchOpMonitor(TorchDispatchMode):
         if hidden:  # no method of it is called: it would run the submission's attribute, unwatched
             self.forbidden.append(shadowing_message(hidden))
             return call(*args, **kwargs)
-        unusual = (self.subclass_operand(args, kwargs) or self.unusual_operand(args, kwargs)
-                   or self.reinterprets(func, args, kwargs))
+        unusual = self.unusual_operand(args, kwargs) or self.reinterprets(func, args, kwargs)
         if unusual:
             self.forbidden.append(f"{name}({unusual})")
         elif any(t not in self.PLAIN_TYPES for t in types):
@@ -826,28 +825,22 @@ class TorchOpMonitor(TorchDispatchMode):
         return (self.SCALAR_OPS[name] == "fills" and type(t) in self.PLAIN_TYPES and t.numel() >= self.BULK_FILL
                 and t.is_contiguous())
 
-    def subclass_operand(self, args, kwargs) -> str | None:
-        """An operand of a torch.Tensor subclass other than Parameter, named, or None. The rules
-        below read plain tensors only (a subclass's attributes are its own code), and a subclass
-        with no ``__torch_dispatch__`` brings no ``types``: ``x.as_subclass(C)`` (an alias) then
-        passed a view as another dtype and a float-to-integer copy unjudged
-        (signbit_subclass_view.py, relu_subclass_reinterpret.py)."""
+    def unusual_operand(self, args, kwargs) -> str | None:
+        """What makes an allowed op compute here, or None: its kernel computes on quantized tensors
+        (a copy into one rounds and clamps: relu exactly, through quint8: quantized_copy_clamps.py),
+        on other layouts than strided (sparse to dense sums duplicates), and resolves a tensor's
+        negative or conjugate bit (a negation); and any operand of a torch.Tensor subclass other
+        than Parameter: the rules read plain tensors only (a subclass's attributes are its own
+        code), and a subclass with no ``__torch_dispatch__`` brings no ``types``, so
+        ``x.as_subclass(C)`` (an alias) passed a view as another dtype and a float-to-integer copy
+        unjudged (signbit_subclass_view.py, relu_subclass_reinterpret.py)."""
         for value in (*args, *kwargs.values()):
             for t in (value if type(value) in (list, tuple) else (value,)):
                 cls = type(t)
                 if cls not in self.PLAIN_TYPES and self.TENSOR_BASE in type.__dict__["__mro__"].__get__(cls):
                     return (f"a {type.__dict__['__name__'].__get__(cls)} operand, a torch.Tensor subclass: "
                             "only plain tensors are judged; pass plain tensors")
-        return None
-
-    def unusual_operand(self, args, kwargs) -> str | None:
-        """What makes an allowed op compute here, or None: its kernel computes on quantized tensors
-        (a copy into one rounds and clamps: relu exactly, through quint8: quantized_copy_clamps.py),
-        on other layouts than strided (sparse to dense sums duplicates), and resolves a tensor's
-        negative or conjugate bit (a negation)."""
-        for value in (*args, *kwargs.values()):
-            for t in (value if type(value) in (list, tuple) else (value,)):
-                if type(t) in self.PLAIN_TYPES:
+                if cls in self.PLAIN_TYPES:
                     if t.is_quantized or t.layout is not self.strided:
                         return f"a {t.dtype} {str(t.layout).removeprefix('torch.')} tensor: its kernel computes"
                     if t.is_neg() or t.is_conj():
@@ -914,7 +907,8 @@ def _builtins_called_by(cls: type) -> tuple[tuple[str, Any], ...]:
     pending: list[tuple[CodeType, dict]] = []
 
     def add(value: Any) -> None:
-        value = getattr(getattr(value, "__func__", value), "fget", getattr(value, "__func__", value))
+        value = getattr(value, "__func__", value)  # a staticmethod's or classmethod's function
+        value = getattr(value, "fget", value)      # a property's getter
         code = getattr(value, "__code__", None)
         if isinstance(code, CodeType) and code not in seen:
             seen.add(code)
@@ -1001,6 +995,7 @@ class ModuleSnapshot:
         (the task file the worker draws inputs with: a task module is reachable through ``Task``'s
         methods' ``__globals__``, and a ``cases`` of the submission's put there ran unwatched as the
         harness drew the inputs, computing the answers: task_module_hook_relu.py)."""
+        also = also or {}
         # Every watched binding as three parallel lists (the namespace it lives in, its name, the
         # object), one set for modules' dicts and one for classes' mapping proxies, so a check is a
         # few C-level passes (map/all, identity only: no code of the submission's runs) instead of
@@ -1014,7 +1009,7 @@ class ModuleSnapshot:
         # (not the harness's own entries, which the worker drops before the import, nor __main__)
         kept = [(n, m) for n, m in list(sys.modules.items()) if not n.startswith(_NOT_KEPT_IN_SYS_MODULES)]
         self._imported = (sys.modules, [n for n, _ in kept], [m for _, m in kept])
-        for module_name, module in list(sys.modules.items()) + list((also or {}).items()):
+        for module_name, module in list(sys.modules.items()) + list(also.items()):
             namespace = getattr(module, "__dict__", None)
             if not isinstance(namespace, dict) or module_name.startswith(UNWATCHED_MODULES):
                 continue
@@ -1024,7 +1019,7 @@ class ModuleSnapshot:
             # replaced list or module object (the taggers saving uses, its pickle module) would
             # steer it. Nothing of the harness rebinds a global after the snapshot.
             everything = module_name == HARNESS_PACKAGE or module_name.startswith(HARNESS_PACKAGE + ".") \
-                or module_name in (also or {})
+                or module_name in also
             watched = [(attr, value) for attr, value in list(namespace.items())
                        if (everything or issubclass(type(value), kinds)) and not _dunder(attr)]
             _extend(self._modules, namespace, watched, module_name)
