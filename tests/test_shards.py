@@ -154,6 +154,22 @@ def test_how_many_processes_a_job_wants():
     assert shares_wanted(float("inf"), 1.0, 12, limit=3) == 3
 
 
+def test_expected_job_seconds_come_from_this_gpu_first_then_from_another(tmp_path):
+    import json
+    from harness.perf.golden import JOB_SECONDS_FILE, expected_job_seconds
+    for gpu, seconds in {"gpu_a": {"A/x.py": 5.0}, "gpu_b": {"A/x.py": 50.0, "A/y.py": 7.0}}.items():
+        (tmp_path / gpu).mkdir()
+        (tmp_path / gpu / JOB_SECONDS_FILE).write_text(json.dumps({"seconds": seconds}))
+    assert expected_job_seconds(tmp_path / "gpu_a") == {"A/x.py": 5.0, "A/y.py": 7.0}
+    assert expected_job_seconds(tmp_path / "gpu_c") == {"A/x.py": 5.0, "A/y.py": 7.0}  # none of its own
+    assert expected_job_seconds(tmp_path / "missing_root" / "gpu") == {}
+    # every bundled task has seconds measured on some GPU (a new task: benchmarks/job_seconds.py)
+    from harness.task import all_tasks
+    from harness.perf.golden import golden_root
+    known = expected_job_seconds(golden_root() / "h200")
+    assert not [t for t in all_tasks() if t not in known]
+
+
 def _outcome(status: str | None, calls: list[tuple[int, int]], stage: str = protocol.EXE, **kw) -> WorkerOutcome:
     events = [{"event": protocol.CALL_DONE, "index": i, "facts": [case, cfg, 1, [], None, None]}
               for i, (case, cfg) in enumerate(calls)]

@@ -158,7 +158,7 @@ class Evaluator:
         if self.mode == GPU:
             from harness.perf import golden
             found = self.golden or golden.GoldenResults.find(self.config.golden_dir)
-            self._expected_seconds = found.job_seconds() if found else {}
+            self._expected_seconds = golden.expected_job_seconds(found.path if found else self.config.golden_dir)
         if zygote:
             self._zygote = self._start_zygote()
         self._open = True

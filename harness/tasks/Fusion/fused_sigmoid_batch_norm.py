@@ -79,8 +79,12 @@ def cases(g: Inputs):
     yield Case("train-4d", g.randn(4, 6, 9, 11), *_stats(g, 6), *_affine(g, 6), training=True)
     yield Case("train-shifted", g.randn(8, 4, 50, mean=3.0, std=2.0), *_stats(g, 4), *_affine(g, 4), training=True)
     yield Case("train-large-n", g.randn(2, 3, 100, 120), *_stats(g, 3), *_affine(g, 3), training=True)
-    # a mean far above the spread: E[x^2] - E[x]^2 in float32 cancels (the text asks for a stable variance)
-    yield Case("train-mean-1000", g.randn(8, 4, 50, mean=1000.0), *_stats(g, 4), training=True)
+    # A mean far above the spread: E[x^2] - E[x]^2 in float32 cancels (the text asks for a stable
+    # variance), erring by ~1e-2 of the variance here. Any float32 mean of values near m is off by a
+    # few ulps of m whatever the summation order, the reference's too, which moves the output by up to
+    # slope * that / std: at m = 1000 about 5e-5 (seen natively on an H100 for a stable two-pass
+    # solution), over the tolerance; at m = 100 about 5e-6, inside it.
+    yield Case("train-mean-100", g.randn(8, 4, 50, mean=100.0), *_stats(g, 4), training=True)
     yield Case("train-momentum-1", g.randn(5, 6, 30), *_stats(g, 6), training=True, momentum=1.0)
     yield Case("eval-saturating", g.randn(16, 8, 20, std=60.0), *_stats(g, 8), *_affine(g, 8))
     # Edge: optional arguments partly absent, layouts, NaN, empty.

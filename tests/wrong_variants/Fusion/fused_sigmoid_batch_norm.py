@@ -8,4 +8,7 @@ VARIANTS = {
     "many-channel reduction drops the between-tiles term of the merge": (
         "m2 = m2 + m2_t + delta * delta * (cnt * frac)", "m2 = m2 + m2_t"),
     "bias ignored": ("HAS_B=bias is not None", "HAS_B=False"),
+    "one-pass variance, E[x^2] - E[x]^2, per tile": (
+        "m2_t = tl.sum(tl.sum(d * d, axis=1), axis=0)",
+        "m2_t = tl.sum(tl.sum(x * x, axis=1), axis=0) - n_t * mean_t * mean_t"),
 }
