@@ -72,13 +72,14 @@ def suite(name: str, out: Path, gpu: bool, timeout: float, resume: bool = False)
     except subprocess.TimeoutExpired as stopped:  # the CLI's journal keeps the jobs it finished
         exit_code, stderr = None, stopped.stderr if isinstance(stopped.stderr, str) else ""
     wall = time.monotonic() - started
-    from harness.report.summary import time_breakdown
+    from harness.report.summary import time_breakdown, triton_compile_totals
     from harness.verdicts import JobResult
     jobs = _journal(run_dir)
+    results = [JobResult.from_json(j) for j in jobs]
     result = {"wall_s": round(wall, 1), "resumed": resume, "exit": exit_code, "cut": exit_code is None,
               "jobs": len(jobs),
               "verdicts": dict(sorted(Counter(j["verdict"] for j in jobs).items())),
-              "time_breakdown_s": time_breakdown([JobResult.from_json(j) for j in jobs]),
+              "time_breakdown_s": time_breakdown(results), "triton_compile": triton_compile_totals(results),
               "stderr_tail": stderr[-500:] if exit_code else ""}
     if name == "with_perf":
         result["timing_lock"] = timing_lock_use(jobs)

@@ -102,6 +102,19 @@ def time_breakdown(results: Iterable[JobResult]) -> dict[str, float]:
     return {key: round(value, 3) for key, value in sorted(totals.items())}
 
 
+def triton_compile_totals(results: Iterable[JobResult]) -> dict[str, float]:
+    """Triton's compiles during call and exe (``info.triton_compile``, native runs), summed over
+    the jobs: seconds (a part of ``call_s`` and ``exe_s``), compiles, and the jobs that reported."""
+    seconds, compiles, jobs = 0.0, 0, 0
+    for r in results:
+        data = r.info.get("triton_compile")
+        if isinstance(data, dict):
+            seconds += float(data.get("seconds") or 0.0)
+            compiles += int(data.get("compiles") or 0)
+            jobs += 1
+    return {"seconds": round(seconds, 3), "compiles": compiles, "jobs": jobs}
+
+
 def summarize(results: Iterable[JobResult], header: dict[str, Any]) -> dict[str, Any]:
     """Aggregate call/exe rates overall, per category, and per task."""
     results = list(results)
@@ -131,6 +144,7 @@ def summarize(results: Iterable[JobResult], header: dict[str, Any]) -> dict[str,
         "sandbox": sorted({str(r.info.get("sandbox")) for r in results if r.info.get("sandbox")}),
         "containment": sorted({str(r.info.get("containment")) for r in results if r.info.get("containment")}),
         "time_breakdown_s": time_breakdown(results),
+        "triton_compile": triton_compile_totals(results),
         "versions": header.get("versions", {}),
         "started": header.get("started"),
         "wall_s": header.get("wall_s"),

@@ -26,6 +26,7 @@ from harness.perf.metrics import implausible_timing, job_metrics
 from harness.files import remove_tree
 from harness.report.summary import write_reports
 from harness.report.quality import code_quality
+from harness.run.compile_times import merged_compile_times
 from harness.run.environment import baseline_env, physical_gpu, private_dirs, visible_devices, worker_env
 from harness.run.disk import SLACK_BYTES
 from harness.run.gpu_memory import (CALL_EXE_ALLOWANCE, JUDGING_FACTOR, LENT_IN_PERF, PerfMemory, Reservation,
@@ -579,6 +580,9 @@ class Evaluator:
                     "process_starts": dict(Counter(w.started_as for w in workers.workers)),
                     "timing": {key: round(value, 3) for key, value in timing.items()}}
             info.update(perf_info)
+            compiled = merged_compile_times([w.outcome.report for w in workers.workers])
+            if compiled is not None:  # (as the workers reported: part of call_s and exe_s, never a verdict)
+                info["triton_compile"] = compiled
             if outcome.report is None and outcome.signal_name():  # died without reporting (a retry may follow)
                 info["worker_signal"] = outcome.signal_name()
             if baseline is not None:  # forked by the fork server, or a new interpreter

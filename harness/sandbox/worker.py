@@ -166,6 +166,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     from harness.invoke import call_case, clone_case
     from harness.taskdef import map_tensors, tensor_leaves
     from harness.sandbox.autotune import AutotunePins, find_autotuners
+    from harness.sandbox.compile_times import CompileTimes
     from harness.sandbox.dispatch_rules import seal_dispatch_rules
     from harness.sandbox.gpu_trace import KernelTrace, triton_kernel_names
     from harness.sandbox.frozen_types import freeze_for_worker
@@ -193,6 +194,8 @@ def run(job: dict, reporter: EventWriter) -> None:
     private = [Path(p) for p in job.get("private", [])]
     sandbox = confine(job_dir, hidden=protected + private, visible=needed_folders(outside=protected))
     data_movement = task.data_movement
+    compile_times = CompileTimes()  # a knob: installed before the launch check's snapshot of the knobs
+    timing_compiles = on_gpu and not job["interpret"] and compile_times.install()
     # snapshots the environment and Triton's knobs: before the import
     launch_check = LaunchCheck(str(submission), device_tensors_only=on_gpu and not job["interpret"],
                                record_launches=data_movement)
@@ -363,7 +366,8 @@ def run(job: dict, reporter: EventWriter) -> None:
     # the kernels it launched as well (one kept in a class or a closure is not among the module's names)
     launched = sorted(set(triton_names) | launches.names) if on_gpu else []
     reporter.emit(protocol.REPORT, stage=protocol.EXE, status=protocol.RAN, configs=configs, sandbox=sandbox,
-                  calls=calls, triton_kernels=launched)
+                  calls=calls, triton_kernels=launched,
+                  **({"triton_compile": compile_times.summary()} if timing_compiles else {}))
     if job.get("perf"):
         server = PerfServer(task, seed, device, {protocol.CANDIDATE: fn}, reporter.emit, launches=launches,
                             monitor=watch_ops,  # watched like exe's calls

@@ -1,0 +1,59 @@
+"""How long Triton compiled a job's kernels, as Triton's compilation listener reports it.
+
+A job's call stage is mostly Triton compiling: each case with new shapes, strides or sizes can
+make a new specialisation of a kernel, and each is compiled (benchmarks/results/
+2026-12-07-h100-call-cost). ``metrics.json`` gives each native job's compile seconds and count per
+kernel (``info.triton_compile``) and the summary their sum, so a slow job's time is explained.
+
+The worker installs :class:`CompileTimes` as ``triton.knobs.compilation.listener`` (Triton 3.4 and
+later) before the submission is imported, where the launch check's snapshot of the knobs keeps it
+from being replaced. These are the worker's figures, informational only: no verdict rests on them
+(the parent checks and sums them: harness/run/compile_times.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MAX_KERNELS = 64
+MAX_NAME = 120
+
+
+class CompileTimes:
+    """Triton's compilation listener: per kernel name, how many compiles (not cache hits) and
+    their seconds (front end, every lowering stage, storing the results)."""
+
+    def __init__(self) -> None:
+        self.kernels: dict[str, list] = {}  # name -> [compiles, seconds]
+
+    def __call__(self, *, src: Any = None, metadata: Any = None, metadata_group: Any = None, times: Any = None,
+                 cache_hit: bool = False, **_: Any) -> None:
+        if cache_hit:
+            return
+        try:
+            micros = times.ir_initialization + sum(us for _, us in times.lowering_stages) + times.store_results
+            name = str(metadata.get("name", "?"))[:MAX_NAME]
+        except Exception:  # noqa: BLE001 - another Triton's shapes: compiling goes on, unrecorded
+            return
+        entry = self.kernels.get(name)
+        if entry is None:
+            if len(self.kernels) >= MAX_KERNELS:
+                return
+            entry = self.kernels[name] = [0, 0.0]
+        entry[0] += 1
+        entry[1] += micros / 1e6
+
+    def install(self) -> bool:
+        """Become Triton's compilation listener; False where this Triton has none."""
+        from triton import knobs
+        section = getattr(knobs, "compilation", None)
+        if section is None or not hasattr(section, "listener"):
+            return False
+        section.listener = self
+        return True
+
+    def summary(self) -> dict:
+        """``{"seconds": total, "compiles": count, "kernels": {name: [compiles, seconds]}}``."""
+        return {"seconds": round(sum(s for _, s in self.kernels.values()), 3),
+                "compiles": sum(n for n, _ in self.kernels.values()),
+                "kernels": {name: [n, round(s, 3)] for name, (n, s) in self.kernels.items()}}
