@@ -68,6 +68,14 @@
 # solution is refused; then PART=entries ENTRIES="builtin_swapped_during_dispatch
 # relu_subclass_reinterpret task_module_hook_relu task_module_hook_from_finalizer
 # tensor_dict_subclass_hides_method storage_finalizer_inside_set").
+# Session 25 (2026-12-07, benchmarks/results/2026-12-07-h100-call-cost/): call_exe (183 of 184 ok;
+# fused_sigmoid_batch_norm's case fixed since and ok on three seeds natively) and the entries above
+# ran natively on an H100. Not yet native, all on the GPU path of every job: Triton's compilation
+# listener in the worker (harness/sandbox/compile_times.py: info.triton_compile), the guard's rules on
+# listing, file metadata, locks and other processes' scheduling (PID_SCOPED proxies), str-subclass
+# paths; PART=short's call_exe shows whether an honest solution is refused and whether
+# info.triton_compile is filled, then PART=entries ENTRIES="sibling_job_listing shared_file_metadata
+# shared_file_lock other_process_scheduling str_subclass_proc_path".
 # Writes $OUT/verify_guards.tgz and prints a digest. A perf suite (device_suite.sh) then gives the
 # spread of timed_over_check_busy: python benchmarks/check_busy_table.py <journal>.
 set -uo pipefail

@@ -87,6 +87,13 @@ EXPECTED = {
     "spawn_process": ("integrity", "call", "subprocess.Popen"),
     "signal_parent": ("integrity", "call", "os.kill"),
     "prlimit_on_trusted_processes": ("integrity", "call", "resource.prlimit"),
+    # state one job leaves for another where no file is written (the pair itself:
+    # test_jobs_of_one_run_cannot_pass_answers_to_each_other); each then does the work honestly
+    "sibling_job_listing": ("integrity", "call", "may not list"),
+    "shared_file_metadata": ("integrity", "call", "may not use os.chmod"),
+    "shared_file_lock": ("integrity", "call", "may not use fcntl.flock"),
+    "other_process_scheduling": ("integrity", "call", "sched_getaffinity on another process"),
+    "str_subclass_proc_path": ("integrity", "call", "/proc"),
     # TorchScript's and NNC's native runners: refused, and the fusers off before the import
     "torchscript_fuser_relu": ("integrity", "call", "may not call torch._C._jit_"),
     "static_runtime_relu": ("integrity", "call", "may not call torch._C._jit_to_static_module"),
@@ -696,6 +703,28 @@ def test_host_files_are_hidden_at_import(tmp_path):
         assert f"{planted}: refused (" in detail, (planted, detail)  # found, and refused
     assert PLANTED not in detail and seed not in detail and "555000111" not in detail, detail
     assert record["verdict"] in ("error", "integrity"), record["verdict"]
+
+
+def test_jobs_of_one_run_cannot_pass_answers_to_each_other(tmp_path):
+    """Two jobs of one run share its seed, so their inputs: a leader that computes each case and
+    publishes the answers as the names of files in its own folder, and a follower beside it that
+    lists the folder holding every job's folder and copies them out (exe ok on every case before).
+    The follower may not list other jobs' folders; the leader's work is its own and passes."""
+    leader = (ROOT / "solutions" / "Reduce" / "sum.py").read_text()
+    assert "\ndef sum(" in leader
+    leader = leader.replace("\ndef sum(", "\ndef _honest_sum(") + "\n\n" + _source("sibling_job_leader_tail")
+    rows = [{"file": "Reduce/sum.py", "predict": leader, "sample_id": 0},
+            {"file": "Reduce/sum.py", "predict": _source("sibling_job_follower"), "sample_id": 1}]
+    preds = write_jsonl(tmp_path / "preds.jsonl", rows)
+    proc = subprocess.run([sys.executable, "-m", "harness.cli", "eval", str(preds), "--out", str(tmp_path / "out"), "-q",
+                           "--no-perf", "--workers", "2", "--timeout", "180"],
+                          capture_output=True, text=True, timeout=900, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    jobs = {m["sample_id"]: m for m in json.loads((tmp_path / "out" / "metrics.json").read_text())}
+    assert jobs[0]["verdict"] == "ok", jobs[0]
+    follower = jobs[1]
+    assert follower["verdict"] == "integrity" and not follower["exe_ok"], follower
+    assert "may not list" in follower["call"]["detail"] + follower["exe"]["detail"], follower
 
 
 def test_workers_die_with_the_cli(tmp_path):

@@ -12,7 +12,7 @@ import triton.language as tl
 
 from harness.report.summary import triton_compile_totals
 from harness.run.compile_times import merged_compile_times
-from harness.sandbox.compile_times import CompileTimes
+from harness.sandbox.compile_times import CompileTimes, compile_summary
 from harness.verdicts import JobResult, StageResult
 
 
@@ -43,11 +43,17 @@ def test_the_listener_counts_compiles_and_not_cache_hits(tmp_path, monkeypatch):
         _compile_for_sm90(_scale_kernel)   # a cache hit: not counted
     finally:
         knobs.compilation.listener = before
-    summary = times.summary()
+    summary = compile_summary(times.kernels)
     assert summary["compiles"] == 1 and list(summary["kernels"]) == ["_scale_kernel"]
     count, seconds = summary["kernels"]["_scale_kernel"]
     assert count == 1 and 0 < seconds == summary["seconds"] < 120
     assert os.listdir(tmp_path)  # (it did compile into the cache it was given)
+    # entries planted by the submission (it can reach the listener) are left out, not run
+    class Sneaky(float):
+        def __round__(self, n=None):
+            raise AssertionError("the submission's code ran as the worker reported")
+    times.kernels.update({"planted": [1, Sneaky(2.0)], 7: [1, 1.0], "short": [1]})
+    assert compile_summary(times.kernels) == summary
 
 
 def test_the_parent_sums_processes_and_drops_malformed_figures():

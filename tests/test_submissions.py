@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import needs_shared, SHARED, write_jsonl
+from conftest import ROOT, needs_shared, SHARED, write_jsonl
 from harness.run.submissions import SEPARATOR, extract_code, load_submissions, route_instruction
 
 CODE = "import triton\n\ndef gelu(input, approximate='none'):\n    return input\n"
@@ -115,6 +115,29 @@ def test_code_that_already_parses_is_kept_whole_and_fences_are_found_in_linear_t
     # from every line (9 s for 40,000 lines, holding the GIL)
     start = time.perf_counter()
     extract_code("```python\n" + "\n" * 200_000 + "```\n")
+    assert time.perf_counter() - start < 2.0
+
+
+def test_code_the_parser_would_take_long_over_is_refused_unparsed(tmp_path):
+    """CPython's parse of an f-string with many replacement fields takes time growing with the
+    square of its length, holding the parent's GIL (1 MB froze a server for over a minute and
+    turned other clients' jobs into timeouts): code over MAX_CODE_CHARS is the job's error, never
+    parsed; so is a whole prediction that long taken for code. Trailing end tokens are stripped in
+    linear time (a copy per token was quadratic in their count)."""
+    import time
+    from harness.run.submissions import MAX_CODE_CHARS
+    bomb = "x = f'" + "{a}" * 150_000 + "'\ndef relu(input, inplace=False):\n    return input\n"
+    honest = (ROOT / "solutions" / "Activation" / "relu.py").read_text()
+    path = write_jsonl(tmp_path / "p.jsonl", [{"file": "Activation/relu.py", "predict": bomb},
+                                               {"file": "Activation/relu.py", "predict": "```python\n" + bomb + "```\n"},
+                                               {"file": "Activation/relu.py", "predict": honest + "<|im_end|>"}])
+    start = time.perf_counter()
+    jobs = load_submissions(path)
+    assert time.perf_counter() - start < 2.0
+    assert all(f"more than the {MAX_CODE_CHARS}" in (j.error or "") for j in jobs[:2]), [j.error for j in jobs]
+    assert jobs[2].error is None and jobs[2].code == honest
+    start = time.perf_counter()
+    assert extract_code(honest + "</s>\n" * 250_000) == honest
     assert time.perf_counter() - start < 2.0
 
 

@@ -15,9 +15,10 @@ import statistics
 import tokenize
 from typing import Any
 
-# Larger sources are not analysed (a generated kernel is a few hundred lines; parsing megabytes of
-# junk would only slow the run down).
-MAX_SOURCE_CHARS = 200_000
+# Larger sources are not analysed: a generated kernel is a few hundred lines, and the parser's time
+# on some inputs grows with the square of their length while it holds the parent's GIL (as
+# harness/run/submissions.py's MAX_CODE_CHARS, which refuses longer code as the job's error).
+MAX_SOURCE_CHARS = 64_000
 # radon's raw metrics re-tokenize a statement once per physical line it spans, so they cost about
 # the sum over statements of (lines spanned)^2: a 13 kB tuple literal written one item per line took
 # over a minute in the parent. Bundled solutions come to at most 460; 20,000 is a few hundredths of

@@ -259,6 +259,25 @@ TRUSTED_PACKAGES = ("torch", "triton", "numpy", "harness")
 CODEGEN_MODULES = ("collections", "dataclasses", "typing", "enum", "ast")
 # Under /proc only these may be opened by the submission (a process's own entries expose its memory).
 PROC_ALLOWED = ("/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/loadavg", "/proc/version")
+# What one job could leave for another to find, where no file is written: names listed (another
+# job's folder holds files whose names carry values), metadata set on files both can reach (mode,
+# owner, times, extended attributes: Landlock covers none of them, and a worker run by the files'
+# owner may change them on the libraries' own files), locks taken on files both can open, and the
+# scheduling of other processes (tests/adversarial/sibling_job_*.py). While the submission is on the
+# stack these are judged by their arguments (decide).
+LISTING_EVENTS = frozenset({"os.listdir", "os.scandir"})
+METADATA_EVENTS = frozenset({"os.chmod", "os.chown", "os.utime", "os.setxattr", "os.removexattr"})
+LOCK_EVENTS = frozenset({"fcntl.flock", "fcntl.lockf", "os.lockf"})
+# fcntl commands that lock, lease, watch a folder or route signals (by value: F_GETLK 5, F_SETLK 6,
+# F_SETLKW 7, F_SETOWN 8, F_SETSIG 10, F_SETOWN_EX 15, the open-file-description locks 36-38,
+# F_SETLEASE 1024, F_GETLEASE 1025, F_NOTIFY 1026)
+FCNTL_SHARED_STATE = frozenset({5, 6, 7, 8, 10, 15, 36, 37, 38, 1024, 1025, 1026})
+# os functions that read or set another process's scheduling, by pid (no audit event: proxied),
+# and where the pid is among their arguments
+PID_SCOPED = {"sched_setaffinity": 0, "sched_getaffinity": 0, "sched_setscheduler": 0, "sched_getscheduler": 0,
+              "sched_setparam": 0, "sched_getparam": 0, "sched_rr_get_interval": 0, "setpriority": 1,
+              "getpriority": 1, "getpgid": 0, "getsid": 0}
+PID_SCOPED_KEYS = {f"{module}.{name}": at for module in ("os", "posix") for name, at in PID_SCOPED.items()}
 # Events a library may raise for the submission only on Triton's launch path: new processes and
 # threads, native code (ctypes, cffi, extension modules from outside the libraries), writes into
 # Triton's cache. Triton compiles (``ptxas``, the launcher's C source) and loads what it built when a
@@ -343,6 +362,7 @@ class GuardPolicy:
     launch_entries: tuple[str, ...] = ()  # files through which the submission may reach LAUNCH_PATH_EVENTS
     callback_files: tuple[str, ...] = ()  # library files that call back what the submission hands them
     harness_dir: str = ""                 # the harness's own code (it asks for no primitive once armed)
+    import_dirs: tuple[str, ...] = ()     # sys.path's folders (the import system lists them)
 
 
 def _package_dir(name: str) -> str | None:
@@ -369,7 +389,8 @@ def policy_for(job_dir: Path, protected: list[Path]) -> GuardPolicy:
         transparent_dirs=tuple(sorted(str(Path(p).resolve()) for p in transparent if p)),
         protected_dirs=tuple(sorted({str(p.resolve()) for p in protected} | {_package_dir("harness") or ""} - {""})),
         cache_dirs=(str((job_dir / "triton-cache").resolve()),), launch_entries=launch, callback_files=callbacks,
-        harness_dir=_package_dir("harness") or "")
+        harness_dir=_package_dir("harness") or "",
+        import_dirs=tuple(sorted({str(Path(p).resolve()) for p in sys.path if isinstance(p, str) and p and os.path.isdir(p)})))
 
 
 # -- proxies for primitives that raise no audit event ------------------------------------------
@@ -506,6 +527,8 @@ def _proxied_names() -> list[tuple[str, str]]:
              # and more as root), and a socket pair passes open files past the disk watch
              ("os", "pipe"), ("os", "pipe2"), ("posix", "pipe"), ("posix", "pipe2"),
              ("_socket", "socketpair"), ("socket", "socketpair"),
+             # another process's scheduling (PID_SCOPED)
+             *((module, name) for module in ("os", "posix") for name in PID_SCOPED),
              # the collector's debug flags: with DEBUG_SAVEALL every unreachable object it finds (a
              # finished frame in a cycle of the submission's own making among them) goes to
              # gc.garbage, a plain list, with no audit event on the way
@@ -533,7 +556,8 @@ def install_proxies() -> dict[str, Callable]:
         original = getattr(sys.modules[module_name], attr)
         key = f"{module_name}.{attr}"
         originals[key] = original
-        maker = _library_proxy if key == LIBRARY_KEY else _data_proxy if key in ARGUMENTS_SEEN else _proxy
+        maker = _library_proxy if key == LIBRARY_KEY else _data_proxy if key in ARGUMENTS_SEEN or key in PID_SCOPED_KEYS \
+            else _proxy
         stand_ins.setdefault(id(original), maker(key, original))
     monitoring = getattr(sys, "monitoring", None)
     for name in MONITORING_FUNCTIONS if monitoring is not None else ():
@@ -573,6 +597,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     stat_, S_ISDIR = os.stat, __import__("stat").S_ISDIR
     FunctionType, CodeType = type(_make_hook), type(_make_hook.__code__)
     str_, bytes_, int_, list_, type_, issubclass_, len_, id_ = str, bytes, int, list, type, issubclass, len, id
+    tuple_, slice_ = tuple, slice
     Refusal, fetch_event, launch_event = GuardRefusal, FETCH_EVENT, LAUNCH_EVENT
     type_module = type.__dict__["__module__"].__get__
     function_code = FunctionType.__dict__["__code__"].__get__
@@ -1030,10 +1055,21 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     def refuse(what: str) -> None:
         raise Refusal(f"guard: the submission may not {what}")
 
+    def plain_path(path: Any) -> Any:
+        """An audited path as a plain str: a str or bytes subclass reaches the event as given (its
+        value copied here by str's and bytes' own code, none of the subclass's runs), and was
+        judged as no path at all."""
+        kind = type_(path)
+        if kind is not str_ and kind is not bytes_:
+            if issubclass_(kind, str_):
+                return str_.__str__(path)
+            if not issubclass_(kind, bytes_):
+                return path
+            path = bytes_.__getitem__(path, slice_(None))
+        return path.decode("utf-8", "surrogateescape") if type_(path) is bytes_ else path
+
     def check_open(args: tuple, frame) -> None:
-        path = args[0] if len_(args) else None
-        if type_(path) is bytes_:
-            path = path.decode("utf-8", "surrogateescape")
+        path = plain_path(args[0] if len_(args) else None)
         if type_(path) is not str_ or not submission_on_stack(frame):
             return
         real = resolved(path)
@@ -1058,6 +1094,44 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         if writing and under(real, caches) and (deciding(frame) == 2 or not on_launch_path(frame) or called_back(frame)):
             refuse(f"write into Triton's cache ({path}): its compiled modules are loaded as native code")
 
+    # Folders whose names are not the submission's to list: other jobs' (the scratch root, and the
+    # temp folder holding it and other runs' scratch roots), the harness's; sys.path's folders are
+    # listed by imports (those not protected)
+    import_dirs = policy.import_dirs
+    scratch_parent = job_dir.rsplit("/", 2)[0]  # <temp>/kbx-jobs-*/job-*: the temp folder (unless "/")
+    listing_hidden = tuple(sorted({*protected, *((scratch_parent,) if scratch_parent not in ("", "/") else ())}))
+    listing_events, metadata_events, lock_events = LISTING_EVENTS, METADATA_EVENTS, LOCK_EVENTS
+    fcntl_shared = FCNTL_SHARED_STATE
+    pid_scoped = dict(PID_SCOPED_KEYS)
+
+    def path_argument(args: tuple) -> Any:
+        return plain_path(args[0] if len_(args) else None)
+
+    def check_listing(event: str, args: tuple, frame) -> None:
+        path = path_argument(args)
+        # None lists the working directory (the job's); a descriptor is of a folder opened inside
+        # the job (check_open refuses the others)
+        if type_(path) is not str_ or not submission_on_stack(frame):
+            return
+        real = resolved(path)
+        for candidate in (path, real):
+            if candidate == "/proc" or candidate.startswith("/proc/"):
+                refuse(f"list {path} (other processes' entries under /proc)")
+        if under(real, (job_dir,)) or (under(real, import_dirs) and not under(real, protected)):
+            return
+        if under(real, listing_hidden):
+            refuse(f"list {path} (the names in other jobs' folders can carry what they computed)")
+
+    def check_metadata(event: str, args: tuple, frame) -> None:
+        if not submission_on_stack(frame):
+            return
+        path = path_argument(args)
+        relative_to_fd = event != "os.setxattr" and event != "os.removexattr" and len_(args) > 0 \
+            and type_(args[-1]) is int_ and args[-1] != -1
+        if type_(path) is not str_ or relative_to_fd or not under(resolved(path), (job_dir,)):
+            refuse(f"use {event} on {path!r} (a file's mode, owner, times and attributes outside its job "
+                   "directory are state another job can read, and the libraries' files are the run's)")
+
     def is_library_object(obj: Any) -> bool:
         """A type or function the submission did not make (its own may be changed at will)."""
         if type_(obj) is FunctionType:
@@ -1074,7 +1148,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
 
     own_reads = (function_code(read_file), function_code(resolved))
     decided = refused_events | {"open", fetch_event, "object.__setattr__", "object.__delattr__", "import",
-                                "compile", "exec", "marshal.loads", "marshal.load", "resource.prlimit"}
+                                "compile", "exec", "marshal.loads", "marshal.load", "resource.prlimit",
+                                "fcntl.fcntl"} | LISTING_EVENTS | METADATA_EVENTS | LOCK_EVENTS
 
     def hook(event: str, args: tuple) -> None:
         # Fast exits first: attribute reads are audited on hot paths (Triton's launcher reads
@@ -1133,6 +1208,13 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     def decide(event: str, args: tuple, frame) -> None:
         if event == "open":
             check_open(args, frame)
+        elif event in listing_events:
+            check_listing(event, args, frame)
+        elif event in metadata_events:
+            check_metadata(event, args, frame)
+        elif event in lock_events or (event == "fcntl.fcntl" and len_(args) > 1 and args[1] in fcntl_shared):
+            if submission_on_stack(frame):
+                refuse(f"use {event} (a lock, lease or watch on a file is state another job can read)")
         elif event == fetch_event:
             key, box = args[0], args[1]
             # The proxy raised this event; the deciding frame is whoever called the proxy.
@@ -1160,6 +1242,17 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 if why:
                     refuse(f"build a tensor from {why}: torch's data constructors convert their values with "
                            "PyTorch's dispatch hooks off (pass numbers, lists of numbers or NumPy arrays)")
+            elif key in pid_scoped:
+                # another process's scheduling (CPU affinity, policy, priority): other jobs' and
+                # the run's own processes (a trusted baseline slowed, or a channel between jobs)
+                call_args = args[2]
+                at = pid_scoped[key]
+                pid = call_args[at] if type_(call_args) is tuple_ and len_(call_args) > at else None
+                # (plain ints compared: an object of the submission's would run its __eq__ here)
+                own = type_(pid) is int_ and (pid == 0 or pid == own_pid())
+                which_ok = at == 0 or (own and type_(call_args[0]) is int_ and call_args[0] == 0)  # PRIO_PROCESS
+                if (not own or not which_ok) and submission_on_stack(frame.f_back):
+                    refuse(f"call {key} on another process (its scheduling is the run's, or another job's)")
             elif key == eval_frame_setter:
                 # whoever calls it: no callback (None, or False for run-only) is the only setting allowed
                 call_args, call_kwargs = args[2], args[3]

@@ -166,7 +166,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     from harness.invoke import call_case, clone_case
     from harness.taskdef import map_tensors, tensor_leaves
     from harness.sandbox.autotune import AutotunePins, find_autotuners
-    from harness.sandbox.compile_times import CompileTimes
+    from harness.sandbox.compile_times import CompileTimes, compile_summary
     from harness.sandbox.dispatch_rules import seal_dispatch_rules
     from harness.sandbox.gpu_trace import KernelTrace, triton_kernel_names
     from harness.sandbox.frozen_types import freeze_for_worker
@@ -196,6 +196,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     data_movement = task.data_movement
     compile_times = CompileTimes()  # a knob: installed before the launch check's snapshot of the knobs
     timing_compiles = on_gpu and not job["interpret"] and compile_times.install()
+    compiled = compile_times.kernels  # (read as the worker reports: the object itself is within reach)
     # snapshots the environment and Triton's knobs: before the import
     launch_check = LaunchCheck(str(submission), device_tensors_only=on_gpu and not job["interpret"],
                                record_launches=data_movement)
@@ -367,7 +368,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     launched = sorted(set(triton_names) | launches.names) if on_gpu else []
     reporter.emit(protocol.REPORT, stage=protocol.EXE, status=protocol.RAN, configs=configs, sandbox=sandbox,
                   calls=calls, triton_kernels=launched,
-                  **({"triton_compile": compile_times.summary()} if timing_compiles else {}))
+                  **({"triton_compile": compile_summary(compiled)} if timing_compiles else {}))
     if job.get("perf"):
         server = PerfServer(task, seed, device, {protocol.CANDIDATE: fn}, reporter.emit, launches=launches,
                             monitor=watch_ops,  # watched like exe's calls
