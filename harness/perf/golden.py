@@ -70,7 +70,6 @@ class GoldenResults:
         return {c["label"]: {k: c[k] for k in SIDES if c.get(k)} for c in data.get("cases", [])}
 
 
-
 JOB_SECONDS_FILE = "job_seconds.json"
 
 
