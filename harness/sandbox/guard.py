@@ -1249,9 +1249,9 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 at = pid_scoped[key]
                 pid = call_args[at] if type_(call_args) is tuple_ and len_(call_args) > at else None
                 # (plain ints compared: an object of the submission's would run its __eq__ here)
-                own = type_(pid) is int_ and (pid == 0 or pid == own_pid())
-                which_ok = at == 0 or (own and type_(call_args[0]) is int_ and call_args[0] == 0)  # PRIO_PROCESS
-                if (not own or not which_ok) and submission_on_stack(frame.f_back):
+                its_own = type_(pid) is int_ and (pid == 0 or pid == own_pid())
+                which_ok = at == 0 or (its_own and type_(call_args[0]) is int_ and call_args[0] == 0)  # PRIO_PROCESS
+                if (not its_own or not which_ok) and submission_on_stack(frame.f_back):
                     refuse(f"call {key} on another process (its scheduling is the run's, or another job's)")
             elif key == eval_frame_setter:
                 # whoever calls it: no callback (None, or False for run-only) is the only setting allowed
