@@ -94,6 +94,8 @@ EXPECTED = {
     "shared_file_lock": ("integrity", "call", "may not use fcntl.flock"),
     "other_process_scheduling": ("integrity", "call", "sched_getaffinity on another process"),
     "str_subclass_proc_path": ("integrity", "call", "/proc"),
+    "chdir_then_list": ("integrity", "call", "may not change its working directory"),
+    "sqlite_lock_on_dev_null": ("integrity", "call", "may not use sqlite3.connect"),
     # TorchScript's and NNC's native runners: refused, and the fusers off before the import
     "torchscript_fuser_relu": ("integrity", "call", "may not call torch._C._jit_"),
     "static_runtime_relu": ("integrity", "call", "may not call torch._C._jit_to_static_module"),
@@ -255,6 +257,8 @@ EXPECTED = {
     # the collector's DEBUG_SAVEALL flag: unreachable objects, a finished frame among them, kept in
     # gc.garbage with no audit event (exe ok at d9f994e); gc.set_debug goes to library callers only
     "collector_keeps_frames": ("integrity", "exe", "torch_fallback:relu"),
+    "fresh_gc_keeps_frames": ("integrity", "call", "second copy of the module 'gc'"),
+    "reloaded_gc_keeps_frames": ("integrity", "call", "second copy of the module 'gc'"),
     # torch's open table of per-(operator, mode class) dispatch rules: a rule for the monitor's class
     # ran torch.relu unseen, or was handed the monitor (exe ok at 17b6501); the worker seals the lookup
     "dispatch_rule_for_monitor": ("integrity", "exe", "torch_fallback:relu"),
@@ -523,6 +527,17 @@ def _source(name: str) -> str:
         return "x = " + "1 + " * 15_000 + "1\n"  # (under the 64,000 characters the parent parses at most)
     if name == "honest":
         return (ROOT / "solutions" / "Activation" / "relu.py").read_text()
+    if name in ("fresh_gc_keeps_frames", "reloaded_gc_keeps_frames"):
+        # the collector's debug flag set through a second copy of the `gc` module (made from its
+        # definition, or run again into it by a reload), which holds the original gc.set_debug, not
+        # the harness's stand-in: exe ok with torch.relu before (from a red-team helper)
+        kept = _source("collector_keeps_frames")
+        second = ("_gc = importlib.util.module_from_spec(importlib.util.find_spec('gc'))\n"
+                  if name == "fresh_gc_keeps_frames" else "importlib.reload(gc)\n_gc = gc\n")
+        edited = kept.replace("import gc\n", "import gc\nimport importlib\nimport importlib.util\n" + second, 1) \
+            .replace("gc.set_debug(", "_gc.set_debug(")
+        assert edited.count("_gc.set_debug(") == 2
+        return edited
     if name == "rand_pool_copied":  # the pool's slice copied (fresh memory) rather than returned as a view
         copied = _source("rand_pool_at_import").replace("    return _take(math.prod(size), dtype).view(size)\n",
                                                         "    return _take(math.prod(size), dtype).view(size).clone()\n")
@@ -698,9 +713,12 @@ def test_host_files_are_hidden_at_import(tmp_path):
     # every layer named whole (the level was once cut at 40 characters: "...+frozen+ru")
     assert set(record["info"]["sandbox"].split("+")[1:]) <= {"reads", "guard", "keys", "frozen", "rules", "pinned"}, record["info"]
     assert f"{folders['decoy']}/journal.jsonl: read {{\"seed\": 1" in detail, detail  # it did read
-    for planted in (folders["tmp"] / "kbx-run-other" / "journal.jsonl", folders["home"] / ".cache" / "huggingface" / "token",
-                    tmp_path / "out" / "journal.jsonl", preds):
+    for planted in (folders["home"] / ".cache" / "huggingface" / "token", preds):
         assert f"{planted}: refused (" in detail, (planted, detail)  # found, and refused
+    # not even found: listing the run's output folder, and the temp folder that holds the jobs'
+    # scratch roots and another run's journal, is refused (names there can carry what jobs computed)
+    for unlisted in (folders["tmp"] / "kbx-run-other", tmp_path / "out"):
+        assert f"{unlisted}/" not in detail, (unlisted, detail)
     assert PLANTED not in detail and seed not in detail and "555000111" not in detail, detail
     assert record["verdict"] in ("error", "integrity"), record["verdict"]
 

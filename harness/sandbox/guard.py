@@ -267,7 +267,8 @@ PROC_ALLOWED = ("/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/loadavg",
 # stack these are judged by their arguments (decide).
 LISTING_EVENTS = frozenset({"os.listdir", "os.scandir"})
 METADATA_EVENTS = frozenset({"os.chmod", "os.chown", "os.utime", "os.setxattr", "os.removexattr"})
-LOCK_EVENTS = frozenset({"fcntl.flock", "fcntl.lockf", "os.lockf"})
+# (sqlite locks its files with fcntl from C, /dev/null's too, which every job may open)
+LOCK_EVENTS = frozenset({"fcntl.flock", "fcntl.lockf", "os.lockf", "sqlite3.connect"})
 # fcntl commands that lock, lease, watch a folder or route signals (by value: F_GETLK 5, F_SETLK 6,
 # F_SETLKW 7, F_SETOWN 8, F_SETSIG 10, F_SETOWN_EX 15, the open-file-description locks 36-38,
 # F_SETLEASE 1024, F_GETLEASE 1025, F_NOTIFY 1026)
@@ -278,6 +279,12 @@ PID_SCOPED = {"sched_setaffinity": 0, "sched_getaffinity": 0, "sched_setschedule
               "sched_setparam": 0, "sched_getparam": 0, "sched_rr_get_interval": 0, "setpriority": 1,
               "getpriority": 1, "getpgid": 0, "getsid": 0}
 PID_SCOPED_KEYS = {f"{module}.{name}": at for module in ("os", "posix") for name, at in PID_SCOPED.items()}
+# What builds a module object from a built-in or extension module's definition: a second copy of
+# one already loaded holds its original functions, none of the stand-ins above (a fresh `gc` with
+# DEBUG_SAVEALL kept the harness's frames: proxy_bypass_fresh_builtin.py)
+MODULE_CREATORS = frozenset({"_imp.create_builtin", "_imp.create_dynamic",
+                             # ... and what runs such a definition again into a module (a reload)
+                             "_imp.exec_builtin", "_imp.exec_dynamic"})
 # Events a library may raise for the submission only on Triton's launch path: new processes and
 # threads, native code (ctypes, cffi, extension modules from outside the libraries), writes into
 # Triton's cache. Triton compiles (``ptxas``, the launcher's C source) and loads what it built when a
@@ -527,6 +534,8 @@ def _proxied_names() -> list[tuple[str, str]]:
              # and more as root), and a socket pair passes open files past the disk watch
              ("os", "pipe"), ("os", "pipe2"), ("posix", "pipe"), ("posix", "pipe2"),
              ("_socket", "socketpair"), ("socket", "socketpair"),
+             # a fresh copy of a loaded built-in or extension module (MODULE_CREATORS)
+             *(tuple(key.split(".")) for key in sorted(MODULE_CREATORS)),
              # another process's scheduling (PID_SCOPED)
              *((module, name) for module in ("os", "posix") for name in PID_SCOPED),
              # the collector's debug flags: with DEBUG_SAVEALL every unreachable object it finds (a
@@ -556,8 +565,8 @@ def install_proxies() -> dict[str, Callable]:
         original = getattr(sys.modules[module_name], attr)
         key = f"{module_name}.{attr}"
         originals[key] = original
-        maker = _library_proxy if key == LIBRARY_KEY else _data_proxy if key in ARGUMENTS_SEEN or key in PID_SCOPED_KEYS \
-            else _proxy
+        maker = _library_proxy if key == LIBRARY_KEY else _data_proxy \
+            if key in ARGUMENTS_SEEN or key in PID_SCOPED_KEYS or key in MODULE_CREATORS else _proxy
         stand_ins.setdefault(id(original), maker(key, original))
     monitoring = getattr(sys, "monitoring", None)
     for name in MONITORING_FUNCTIONS if monitoring is not None else ():
@@ -1103,6 +1112,27 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     listing_events, metadata_events, lock_events = LISTING_EVENTS, METADATA_EVENTS, LOCK_EVENTS
     fcntl_shared = FCNTL_SHARED_STATE
     pid_scoped = dict(PID_SCOPED_KEYS)
+    module_creators, loaded_modules = MODULE_CREATORS, frozenset(sys.modules)
+    spec_class, dict_ = type(sys.__spec__), dict  # (dict_get: bound above)
+    object_getattribute = object.__getattribute__
+
+    module_type = type(sys)
+
+    def spec_name(spec: Any) -> Any:
+        """The name of a module spec of importlib's own class, or of a module, read without running
+        any code of the caller's (None for anything else)."""
+        if type_(spec) is not spec_class and type_(spec) is not module_type:
+            return None
+        fields = object_getattribute(spec, "__dict__")
+        name = dict_get(fields, "name" if type_(spec) is spec_class else "__name__") if type_(fields) is dict_ else None
+        return name if type_(name) is str_ else None
+
+    def check_chdir(args: tuple, frame) -> None:
+        path = path_argument(args)
+        # (a descriptor is of a folder opened inside the job: check_open refuses the others)
+        if type_(path) is str_ and submission_on_stack(frame) and not under(resolved(path), (job_dir,)):
+            refuse(f"change its working directory to {path} (what it lists and opens relative to it is not "
+                   "judged where it leads)")
 
     def path_argument(args: tuple) -> Any:
         return plain_path(args[0] if len_(args) else None)
@@ -1149,7 +1179,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     own_reads = (function_code(read_file), function_code(resolved))
     decided = refused_events | {"open", fetch_event, "object.__setattr__", "object.__delattr__", "import",
                                 "compile", "exec", "marshal.loads", "marshal.load", "resource.prlimit",
-                                "fcntl.fcntl"} | LISTING_EVENTS | METADATA_EVENTS | LOCK_EVENTS
+                                "fcntl.fcntl", "os.chdir"} | LISTING_EVENTS | METADATA_EVENTS | LOCK_EVENTS
 
     def hook(event: str, args: tuple) -> None:
         # Fast exits first: attribute reads are audited on hot paths (Triton's launcher reads
@@ -1210,6 +1240,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             check_open(args, frame)
         elif event in listing_events:
             check_listing(event, args, frame)
+        elif event == "os.chdir":
+            check_chdir(args, frame)
         elif event in metadata_events:
             check_metadata(event, args, frame)
         elif event in lock_events or (event == "fcntl.fcntl" and len_(args) > 1 and args[1] in fcntl_shared):
@@ -1242,6 +1274,14 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 if why:
                     refuse(f"build a tensor from {why}: torch's data constructors convert their values with "
                            "PyTorch's dispatch hooks off (pass numbers, lists of numbers or NumPy arrays)")
+            elif key in module_creators:
+                # whoever calls it (the import system does, for the submission): no second copy of
+                # a module loaded before the import
+                call_args = args[2]
+                name = spec_name(call_args[0]) if type_(call_args) is tuple_ and len_(call_args) else None
+                if (name is None or name in loaded_modules) and submission_on_stack(frame.f_back):
+                    refuse(f"make a second copy of the module {name!r} ({key}: its functions would be the "
+                           "originals of the harness's stand-ins)")
             elif key in pid_scoped:
                 # another process's scheduling (CPU affinity, policy, priority): other jobs' and
                 # the run's own processes (a trusted baseline slowed, or a channel between jobs)
