@@ -95,6 +95,7 @@ EXPECTED = {
     "other_process_scheduling": ("integrity", "call", "sched_getaffinity on another process"),
     "str_subclass_proc_path": ("integrity", "call", "/proc"),
     "chdir_then_list": ("integrity", "call", "may not change its working directory"),
+    "stat_of_sibling_files": ("integrity", "call", "may not call os.stat on"),
     "sqlite_lock_on_dev_null": ("integrity", "call", "may not use sqlite3.connect"),
     # TorchScript's and NNC's native runners: refused, and the fusers off before the import
     "torchscript_fuser_relu": ("integrity", "call", "may not call torch._C._jit_"),

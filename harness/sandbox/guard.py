@@ -279,6 +279,16 @@ PID_SCOPED = {"sched_setaffinity": 0, "sched_getaffinity": 0, "sched_setschedule
               "sched_setparam": 0, "sched_getparam": 0, "sched_rr_get_interval": 0, "setpriority": 1,
               "getpriority": 1, "getpgid": 0, "getsid": 0}
 PID_SCOPED_KEYS = {f"{module}.{name}": at for module in ("os", "posix") for name, at in PID_SCOPED.items()}
+# Path functions that raise no audit event, proxied: what they tell of a path (its size, times,
+# existence, a link's target) names state another job can set in its own folder (a red-team pair
+# passed every answer through file sizes and times: stat_of_sibling_files.py), and /proc/<pid>
+# entries of other processes (which descriptors are open: a channel too). Audited events that
+# name paths are judged the same way (an error tells existence: mkdir's EEXIST before Landlock's
+# EACCES).
+PATH_READERS = frozenset({"stat", "lstat", "access", "readlink"})
+PATH_READER_KEYS = frozenset(f"{module}.{name}" for module in ("os", "posix") for name in PATH_READERS)
+PATH_EVENTS = frozenset({"os.mkdir", "os.rmdir", "os.remove", "os.rename", "os.replace", "os.truncate",
+                         "os.mkfifo", "os.mknod", "os.getxattr", "os.listxattr"})
 # What builds a module object from a built-in or extension module's definition: a second copy of
 # one already loaded holds its original functions, none of the stand-ins above (a fresh `gc` with
 # DEBUG_SAVEALL kept the harness's frames: proxy_bypass_fresh_builtin.py)
@@ -534,6 +544,8 @@ def _proxied_names() -> list[tuple[str, str]]:
              # and more as root), and a socket pair passes open files past the disk watch
              ("os", "pipe"), ("os", "pipe2"), ("posix", "pipe"), ("posix", "pipe2"),
              ("_socket", "socketpair"), ("socket", "socketpair"),
+             # what a path's metadata tells (PATH_READERS)
+             *((module, name) for module in ("os", "posix") for name in sorted(PATH_READERS)),
              # a fresh copy of a loaded built-in or extension module (MODULE_CREATORS)
              *(tuple(key.split(".")) for key in sorted(MODULE_CREATORS)),
              # another process's scheduling (PID_SCOPED)
@@ -566,7 +578,8 @@ def install_proxies() -> dict[str, Callable]:
         key = f"{module_name}.{attr}"
         originals[key] = original
         maker = _library_proxy if key == LIBRARY_KEY else _data_proxy \
-            if key in ARGUMENTS_SEEN or key in PID_SCOPED_KEYS or key in MODULE_CREATORS else _proxy
+            if key in ARGUMENTS_SEEN or key in PID_SCOPED_KEYS or key in MODULE_CREATORS or key in PATH_READER_KEYS \
+            else _proxy
         stand_ins.setdefault(id(original), maker(key, original))
     monitoring = getattr(sys, "monitoring", None)
     for name in MONITORING_FUNCTIONS if monitoring is not None else ():
@@ -588,7 +601,29 @@ def install_proxies() -> dict[str, Callable]:
             stand_in = stand_ins.get(id(value))
             if stand_in is not None:
                 namespace[name] = stand_in
+    # the harness's own set-up calls os.stat (imports, tracebacks) before the guard's hook is armed:
+    # until then another hook answers the path readers' stand-ins (arm ends it)
+    originals[EARLY_ANSWERS] = _early_answers({k: v for k, v in originals.items() if k in PATH_READER_KEYS})
     return originals
+
+
+EARLY_ANSWERS = "(early answers)"
+
+
+def _early_answers(answers: dict[str, Callable]) -> Callable[[], None]:
+    """An audit hook that hands ``answers`` to their stand-ins until the returned function is
+    called (before the submission is imported). Audit hooks cannot be listed from Python, so no
+    code of the submission's reaches this one's state."""
+    live, fetch_event, get, str_, type_ = [True], FETCH_EVENT, dict.get, str, type
+
+    def hook(event: str, args: tuple) -> None:
+        if live and event == fetch_event and type_(args[0]) is str_:
+            original = get(answers, args[0])
+            if original is not None:
+                args[1].append(original)
+
+    sys.addaudithook(hook)
+    return live.clear
 
 
 # -- the hook ------------------------------------------------------------------------------------
@@ -602,8 +637,10 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     """The audit hook. Everything it uses is bound here, once: later rebinding of module attributes
     or builtins by the submission cannot change what it does."""
     getframe, get_ident = sys._getframe, __import__("_thread").get_ident
-    os_open, os_close, readlink, O_PATH, O_RDONLY = os.open, os.close, os.readlink, getattr(os, "O_PATH", 0), os.O_RDONLY
-    stat_, S_ISDIR = os.stat, __import__("stat").S_ISDIR
+    # (the originals of what is proxied: a stand-in called here would ask this hook while it decides)
+    os_open, os_close, O_PATH, O_RDONLY = os.open, os.close, getattr(os, "O_PATH", 0), os.O_RDONLY
+    readlink, stat_ = originals.get("os.readlink", os.readlink), originals.get("os.stat", os.stat)
+    S_ISDIR = __import__("stat").S_ISDIR
     FunctionType, CodeType = type(_make_hook), type(_make_hook.__code__)
     str_, bytes_, int_, list_, type_, issubclass_, len_, id_ = str, bytes, int, list, type, issubclass, len, id
     tuple_, slice_ = tuple, slice
@@ -1137,20 +1174,46 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     def path_argument(args: tuple) -> Any:
         return plain_path(args[0] if len_(args) else None)
 
-    def check_listing(event: str, args: tuple, frame) -> None:
-        path = path_argument(args)
-        # None lists the working directory (the job's); a descriptor is of a folder opened inside
-        # the job (check_open refuses the others)
-        if type_(path) is not str_ or not submission_on_stack(frame):
-            return
+    own_proc = str_(own_pid())
+    path_reader_keys, path_events = PATH_READER_KEYS, PATH_EVENTS
+
+    def elsewhere(path: str) -> Any:
+        """Why ``path`` (a plain str) is not the submission's to name while it runs, or None:
+        another process's entries under /proc, another job's or the run's folders."""
         real = resolved(path)
         for candidate in (path, real):
+            if candidate.startswith("/proc/"):
+                head = candidate[6:].split("/", 1)[0]
+                if head.isdigit() and head != own_proc:
+                    return "another process's entries under /proc"
+        if under(real, (job_dir,)) or (under(real, import_dirs) and not under(real, protected)):
+            return None
+        if under(real, listing_hidden):
+            return "the names, sizes and times of files in other jobs' folders can carry what they computed"
+        return None
+
+    def check_listing(event: str, args: tuple, frame) -> None:
+        path = path_argument(args)
+        # None lists the working directory (the job's: check_chdir); a descriptor is of a folder
+        # opened inside the job (check_open refuses the others)
+        if type_(path) is not str_ or not submission_on_stack(frame):
+            return
+        for candidate in (path, resolved(path)):
             if candidate == "/proc" or candidate.startswith("/proc/"):
                 refuse(f"list {path} (other processes' entries under /proc)")
-        if under(real, (job_dir,)) or (under(real, import_dirs) and not under(real, protected)):
+        why = elsewhere(path)
+        if why:
+            refuse(f"list {path} ({why})")
+
+    def check_paths(event: str, args: tuple, frame) -> None:
+        """An audited event naming paths (``os.mkdir``, ``os.rename``, ...): none of them elsewhere."""
+        if not submission_on_stack(frame):
             return
-        if under(real, listing_hidden):
-            refuse(f"list {path} (the names in other jobs' folders can carry what they computed)")
+        for value in args[:2] if event in ("os.rename", "os.replace") else args[:1]:
+            path = plain_path(value)
+            why = elsewhere(path) if type_(path) is str_ else None
+            if why:
+                refuse(f"use {event} on {path} ({why})")
 
     def check_metadata(event: str, args: tuple, frame) -> None:
         if not submission_on_stack(frame):
@@ -1179,7 +1242,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     own_reads = (function_code(read_file), function_code(resolved))
     decided = refused_events | {"open", fetch_event, "object.__setattr__", "object.__delattr__", "import",
                                 "compile", "exec", "marshal.loads", "marshal.load", "resource.prlimit",
-                                "fcntl.fcntl", "os.chdir"} | LISTING_EVENTS | METADATA_EVENTS | LOCK_EVENTS
+                                "fcntl.fcntl", "os.chdir"} | LISTING_EVENTS | METADATA_EVENTS | LOCK_EVENTS | PATH_EVENTS
 
     def hook(event: str, args: tuple) -> None:
         # Fast exits first: attribute reads are audited on hot paths (Triton's launcher reads
@@ -1242,6 +1305,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             check_listing(event, args, frame)
         elif event == "os.chdir":
             check_chdir(args, frame)
+        elif event in path_events:
+            check_paths(event, args, frame)
         elif event in metadata_events:
             check_metadata(event, args, frame)
         elif event in lock_events or (event == "fcntl.fcntl" and len_(args) > 1 and args[1] in fcntl_shared):
@@ -1274,6 +1339,15 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 if why:
                     refuse(f"build a tensor from {why}: torch's data constructors convert their values with "
                            "PyTorch's dispatch hooks off (pass numbers, lists of numbers or NumPy arrays)")
+            elif key in path_reader_keys:
+                # whoever calls it (os.path.exists, pathlib, the import system do, for the submission)
+                call_args, call_kwargs = args[2], args[3]
+                path = call_args[0] if type_(call_args) is tuple_ and len_(call_args) else (
+                    dict_get(call_kwargs, "path") if type_(call_kwargs) is dict_ else None)
+                path = plain_path(path)
+                why = elsewhere(path) if type_(path) is str_ and submission_on_stack(frame.f_back) else None
+                if why:
+                    refuse(f"call {key} on {path} ({why})")
             elif key in module_creators:
                 # whoever calls it (the import system does, for the submission): no second copy of
                 # a module loaded before the import
@@ -1748,9 +1822,13 @@ def arm(policy: GuardPolicy, originals: dict[str, Callable],
     :class:`CodeBarrier` (the one harness code that sets a profile function once armed), to which
     the hook hands its judgement of whose code is whose (``code_kinds``: a list it appends that
     function to; :func:`watch_dispatch_keys` may share it)."""
+    originals = dict(originals)
+    early = originals.pop(EARLY_ANSWERS, None)
     sys.addaudithook(_make_hook(policy, originals, compiler_state_changed, launch_router, environment_changed,
                                 frozenset(stand_in_codes), frozenset(CodeBarrier.codes() if barrier else ()),
                                 barrier.code_kinds if barrier else None))
+    if early is not None:
+        early()  # the guard's hook answers from now on
 
 
 STANDARD_STREAMS = ("stdin", "stdout", "stderr", "__stdin__", "__stdout__", "__stderr__")
