@@ -73,9 +73,13 @@
 # ran natively on an H100. Not yet native, all on the GPU path of every job: Triton's compilation
 # listener in the worker (harness/sandbox/compile_times.py: info.triton_compile), the guard's rules on
 # listing, file metadata, locks and other processes' scheduling (PID_SCOPED proxies), str-subclass
-# paths; PART=short's call_exe shows whether an honest solution is refused and whether
-# info.triton_compile is filled, then PART=entries ENTRIES="sibling_job_listing shared_file_metadata
-# shared_file_lock other_process_scheduling str_subclass_proc_path".
+# paths, second copies of loaded modules (MODULE_CREATORS proxies), os.stat and its kin (PATH_READERS
+# proxies, with the early-answers hook before arming) and path events on other jobs' folders;
+# PART=short's call_exe shows whether an honest solution is refused (Triton's compile and launcher
+# build call os.stat inside the call) and whether info.triton_compile is filled, then PART=entries
+# ENTRIES="sibling_job_listing shared_file_metadata shared_file_lock other_process_scheduling
+# str_subclass_proc_path chdir_then_list sqlite_lock_on_dev_null stat_of_sibling_files"
+# (fresh_gc_keeps_frames and reloaded_gc_keeps_frames are generated: the adversarial step runs them).
 # Writes $OUT/verify_guards.tgz and prints a digest. A perf suite (device_suite.sh) then gives the
 # spread of timed_over_check_busy: python benchmarks/check_busy_table.py <journal>.
 set -uo pipefail
