@@ -15,11 +15,14 @@ import torch
 
 from conftest import ROOT, write_jsonl
 from harness.config import ENV_SEED, resolve_seed
+from harness.invoke import clone_case
 from harness.run.journal import JOURNAL_NAME, recorded_seed
 from harness.task import get_task
 
-# A ReLU that computes nothing: the answers of one seed's cases, looked up by the input's shape and
-# first value (read by a Triton copy and one scalar read), are copied out by a Triton kernel.
+# A sum that computes nothing: the answers of one seed's cases, looked up by the input's shape,
+# strides and keywords and by how many such calls came before, are copied out by a Triton kernel.
+# (Reduce/sum's answers are small: a table of ReLU's, 270 kB, is over the 64,000 characters a
+# submission may have.)
 TABLE_SUBMISSION = '''
 import io, base64
 import torch
@@ -27,6 +30,7 @@ import triton
 import triton.language as tl
 
 _ANSWERS = torch.load(io.BytesIO(base64.b64decode("{blob}")))
+_SEEN = {{}}
 
 
 @triton.jit
@@ -35,39 +39,32 @@ def _copy_kernel(src, dst, n, BLOCK: tl.constexpr):
     tl.store(dst + offs, tl.load(src + offs, mask=offs < n), mask=offs < n)
 
 
-def _copy(src, dst):
-    if src.numel():
-        _copy_kernel[(triton.cdiv(src.numel(), 256),)](src, dst, src.numel(), BLOCK=256)
-
-
-def relu(input, inplace=False):
-    x = input.contiguous()
-    probe = torch.empty(1, dtype=x.dtype, device=x.device)
-    _copy(x.reshape(-1)[:1], probe)
-    key = (tuple(x.shape), str(x.dtype), round(probe.item(), 6) if x.numel() else None)
-    answer = _ANSWERS[key].to(x.device)
-    out = torch.empty_like(x)
-    _copy(answer, out)
-    if inplace:
-        input.copy_(out)  # a copy, which the monitors allow
-        return input
+def sum(input, dim, keepdim=False, dtype=None):
+    key = repr((tuple(input.shape), tuple(input.stride()), dim, bool(keepdim), str(dtype), str(input.dtype)))
+    _SEEN[key] = _SEEN.get(key, 0) + 1
+    answer = _ANSWERS[(key, _SEEN[key])].to(input.device)
+    out = torch.empty(answer.shape, dtype=answer.dtype, device=input.device)
+    if answer.numel():
+        _copy_kernel[(triton.cdiv(answer.numel(), 256),)](answer, out, answer.numel(), BLOCK=256)
     return out
 '''
 
 
 def _table_submission(seed: int) -> str:
-    answers = {}
-    for case in get_task("Activation/relu.py").correctness_cases(seed, "cpu"):
-        x = case.args[0].contiguous()
-        key = (tuple(x.shape), str(x.dtype), round(x.reshape(-1)[0].item(), 6) if x.numel() else None)
-        answers[key] = torch.relu(x).clone()
+    task, answers, seen = get_task("Reduce/sum.py"), {}, {}
+    for case in task.correctness_cases(seed, "cpu"):
+        x, kwargs = case.args[0], dict(zip(("dim", "keepdim", "dtype"), case.args[1:])) | case.kwargs
+        key = repr((tuple(x.shape), tuple(x.stride()), kwargs["dim"], bool(kwargs.get("keepdim", False)),
+                    str(kwargs.get("dtype")), str(x.dtype)))
+        seen[key] = seen.get(key, 0) + 1
+        answers[(key, seen[key])] = task.reference(*clone_case(case).args, **clone_case(case).kwargs).contiguous().clone()
     buffer = io.BytesIO()
     torch.save(answers, buffer)
     return TABLE_SUBMISSION.format(blob=base64.b64encode(buffer.getvalue()).decode())
 
 
 def _eval(tmp_path, name: str, *options: str) -> tuple[dict, dict]:
-    preds = write_jsonl(tmp_path / "preds.jsonl", [{"file": "Activation/relu.py", "predict": _table_submission(0)}])
+    preds = write_jsonl(tmp_path / "preds.jsonl", [{"file": "Reduce/sum.py", "predict": _table_submission(0)}])
     out = tmp_path / name
     env = {k: v for k, v in os.environ.items() if k != ENV_SEED}  # the product's own default
     proc = subprocess.run([sys.executable, "-m", "harness.cli", "eval", str(preds), "--out", str(out), "-q",

@@ -1177,9 +1177,14 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     own_proc = str_(own_pid())
     path_reader_keys, path_events = PATH_READER_KEYS, PATH_EVENTS
 
-    def elsewhere(path: str) -> Any:
+    # what a path's metadata may not be read in: the folder holding the jobs' folders and the temp
+    # folder around it (the harness's own files may be looked at, not opened: the import system
+    # finds `import harness` there and the open is refused)
+    run_areas = tuple(p for p in (job_dir.rsplit("/", 1)[0], scratch_parent) if p not in ("", "/"))
+
+    def elsewhere(path: str, hidden: tuple = run_areas) -> Any:
         """Why ``path`` (a plain str) is not the submission's to name while it runs, or None:
-        another process's entries under /proc, another job's or the run's folders."""
+        another process's entries under /proc, another job's folders (``hidden``)."""
         real = resolved(path)
         for candidate in (path, real):
             if candidate.startswith("/proc/"):
@@ -1188,7 +1193,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                     return "another process's entries under /proc"
         if under(real, (job_dir,)) or (under(real, import_dirs) and not under(real, protected)):
             return None
-        if under(real, listing_hidden):
+        if under(real, hidden):
             return "the names, sizes and times of files in other jobs' folders can carry what they computed"
         return None
 
@@ -1201,7 +1206,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         for candidate in (path, resolved(path)):
             if candidate == "/proc" or candidate.startswith("/proc/"):
                 refuse(f"list {path} (other processes' entries under /proc)")
-        why = elsewhere(path)
+        why = elsewhere(path, listing_hidden)
         if why:
             refuse(f"list {path} ({why})")
 
