@@ -1191,7 +1191,9 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 head = candidate[6:].split("/", 1)[0]
                 if head.isdigit() and head != own_proc:
                     return "another process's entries under /proc"
-        if under(real, (job_dir,)) or (under(real, import_dirs) and not under(real, protected)):
+        # (under sys.path a protected file may be looked at, as the import system does, but not
+        # listed: a checkout in the temp folder holds the harness)
+        if under(real, (job_dir,)) or (under(real, import_dirs) and (hidden is run_areas or not under(real, protected))):
             return None
         if under(real, hidden):
             return "the names, sizes and times of files in other jobs' folders can carry what they computed"
