@@ -170,3 +170,8 @@ def start_child(argv: list[str]) -> tuple[dict, EventWriter]:
     job = json.loads(spec_file.read_text())
     spec_file.unlink(missing_ok=True)
     return job, EventWriter(int(argv[1]), job.pop(EVENT_KEY))
+
+# The compile figures a worker reports (sandbox/compile_times.py) and the parent keeps
+# (run/compile_times.py): at most this many kernels, names cut at this length.
+COMPILE_TIMES_MAX_KERNELS = 64
+COMPILE_TIMES_MAX_NAME = 120

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-MAX_KERNELS = 64
-MAX_NAME = 120
+from harness.protocol import COMPILE_TIMES_MAX_KERNELS as MAX_KERNELS
+from harness.protocol import COMPILE_TIMES_MAX_NAME as MAX_NAME
 
 
 class CompileTimes:
