@@ -98,6 +98,18 @@ EXPECTED = {
     "chdir_then_list": ("integrity", "call", "may not change its working directory"),
     "stat_of_sibling_files": ("integrity", "call", "may not call os.stat on"),
     "sqlite_lock_on_dev_null": ("integrity", "call", "may not use sqlite3.connect"),
+    # paths given as an os.PathLike of the submission's own class (the open event and the path
+    # readers carry the object as given), and native code loaded under a str-subclass origin
+    "pathlike_reads_parent_command_line": ("integrity", "call", "a path given as an object of its own class"),
+    "pathlike_stat_of_sibling_folder": ("integrity", "call", "a path given as an object of its own class"),
+    "native_copy_str_subclass_origin": ("integrity", "call", "may not load the native module"),
+    "socket_module_copied_by_file": ("integrity", "call", "second copy of the module"),
+    # what torch's helpers do for whoever asks: set the collector's debug flags from a gc callback
+    # (refused there; the monitor stays whole and sees torch.relu), start a thread in torch's pool,
+    # start a profiler session
+    "gc_debug_set_by_torch_callback": ("integrity", "exe", "torch_fallback"),
+    "thread_started_by_torch_pool": ("integrity", "call", "only on Triton's launch path"),
+    "profiler_toggled_through_torch": ("integrity", "call", "profiler session"),
     # TorchScript's and NNC's native runners: refused, and the fusers off before the import
     "torchscript_fuser_relu": ("integrity", "call", "may not call torch._C._jit_"),
     "static_runtime_relu": ("integrity", "call", "may not call torch._C._jit_to_static_module"),
@@ -1209,7 +1221,9 @@ HONEST = {"relu_shape_tuple_argument": "Activation/relu.py", "add_repeat_broadca
           "fftn_complex_from_parts": "Math/fftn.py", "fftn_complex_read_as_float": "Math/fftn.py",
           "conv2d_squeeze_in_place": "Convolution/conv2d.py", "abs_out_resized_as": "Math/abs.py",
           # a third: an out= pair returned where the reference returns new tensors of the same values
-          "gelu_min_returns_out_pair": "Fusion/fused_gelu_min.py"}
+          "gelu_min_returns_out_pair": "Fusion/fused_gelu_min.py",
+          # pathlib paths in its own folder, and os.scandir entries looked at
+          "relu_pathlib_paths": "Activation/relu.py"}
 
 
 def _honest_source(name: str) -> str:

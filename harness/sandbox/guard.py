@@ -59,8 +59,9 @@ import sys
 import sysconfig
 import warnings
 from dataclasses import dataclass
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
-from types import CodeType, FunctionType
+from types import CodeType, FunctionType, MemberDescriptorType
 from typing import Any, Callable
 
 FETCH_EVENT = "kernelbenchx.guard.original"
@@ -184,6 +185,20 @@ DISPATCH_DISABLERS = frozenset(f"torch._C.{name}" for name in (
     "_set_python_dispatcher", "_remove_meta_from_tls_excludes"))
 # Proxied primitives whose stand-ins hand the guard their arguments
 ARGUMENTS_SEEN = frozenset({*DATA_CONSTRUCTORS, EVAL_FRAME_SETTER})
+# What starts or stops a profiler session (the harness's GPU trace, gpu_trace.py, is one; it runs
+# with nothing of the submission's on the stack)
+PROFILER_TOGGLES = frozenset({*(f"torch._C._autograd.{name}" for name in (
+    "_enable_profiler", "_disable_profiler", "_prepare_profiler", "_toggle_collection_dynamic",
+    "_enable_profiler_legacy", "_disable_profiler_legacy")), "torch.cuda.profiler.start", "torch.cuda.profiler.stop"})
+# What starts a thread or sets a signal handler: code that runs beside or between the harness's,
+# where the calling thread's dispatch modes see nothing. A library may do it for the submission
+# only on Triton's launch path or as a library module is imported (torch's own thread pool,
+# torch.utils._functools.prefetchable_cache, started a thread for a submission and ran torch's
+# work there, unseen: thread_via_torch_prefetch.py)
+BESIDE_THE_CALL = frozenset({"_thread.start_new_thread", "_thread.start_new", "_thread.start_joinable_thread",
+                             "threading._start_new_thread", "threading._start_joinable_thread",
+                             "signal.signal", "_signal.signal", "_signal.setitimer", "_signal.alarm",
+                             "_signal.set_wakeup_fd", "_signal.siginterrupt"})
 # Refused whenever the submission is on the stack, whoever calls them: torch's tensor printing takes
 # every mode (the harness's monitor too) off the stack, then reads the values and calls the
 # submission back (a str subclass's __radd__), all unseen
@@ -200,7 +215,11 @@ REFUSED_WITH_SUBMISSION_ON_STACK = frozenset({"torch.utils._python_dispatch._dis
                                               *(f"torch._C.{name}" for name in GPU_MEMORY_LIMIT_SETTERS),
                                               *(f"{module}.{name}" for module, name in PINNED_HOST_PRIMITIVES),
                                               *(f"{module}.{name}" for module, names in TORCHSCRIPT_NATIVE_RUNNERS
-                                                for name in names)})
+                                                for name in names),
+                                              # torch's helpers call these for whoever asks: a gc callback
+                                              # of torch.utils.viz sets DEBUG_SAVEALL, torch's profile()
+                                              # starts and stops a session (the harness's GPU trace is one)
+                                              "gc.set_debug", *PROFILER_TOGGLES})
 # Why a proxied primitive is refused to the submission, where the general reason does not say it
 PROXY_REASONS = {f"torch._C.{JITERATOR_LAUNCH}": "torch.cuda.jiterator compiles and launches CUDA code of the "
                  "caller's, not Triton's, below the harness's monitors",
@@ -224,6 +243,8 @@ PROXY_REASONS = {f"torch._C.{JITERATOR_LAUNCH}": "torch.cuda.jiterator compiles 
                     "below the harness's monitor" for module, names in TORCHSCRIPT_NATIVE_RUNNERS for name in names},
                  **{f"{EVAL_FRAME_MODULE}.{name}": "TorchDynamo's frame-evaluation hooks hand a callback every "
                     "Python frame about to run, the harness's among them" for name in EVAL_FRAME_HOOKS},
+                 **dict.fromkeys(PROFILER_TOGGLES, "a profiler session begun or ended inside the call ends the "
+                                 "harness's own (which tells which GPU kernels the call ran)"),
                  "gc.set_debug": "with DEBUG_SAVEALL the collector keeps every unreachable object in gc.garbage, "
                  "frames among them, with no audit event (a frame's f_back leads to the harness's)",
                  **dict.fromkeys(("os.memfd_create", "posix.memfd_create"),
@@ -257,6 +278,9 @@ TRUSTED_PACKAGES = ("torch", "triton", "numpy", "harness")
 # dataclasses, typing, enum), or source into a syntax tree only (ast.parse: Triton's interpreter
 # and inspect read kernels that way): the submission may use them.
 CODEGEN_MODULES = ("collections", "dataclasses", "typing", "enum", "ast")
+# Why a path given as an object of the submission's own class is refused (guard's plain_path)
+UNJUDGED_PATH = ("a path given as an object of its own class (its __fspath__ may name one file to the guard "
+                 "and another to the call: pass a str, bytes or a pathlib path)")
 # Under /proc only these may be opened by the submission (a process's own entries expose its memory).
 PROC_ALLOWED = ("/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/loadavg", "/proc/version")
 # What one job could leave for another to find, where no file is written: names listed (another
@@ -661,6 +685,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                          for key, names in DATA_CONSTRUCTORS.items()}
     eval_frame_setter, eval_frame_hooks = EVAL_FRAME_SETTER, frozenset(f"{EVAL_FRAME_MODULE}.{n}" for n in EVAL_FRAME_HOOKS)
     with_submission_on_stack, dispatch_disablers = REFUSED_WITH_SUBMISSION_ON_STACK, DISPATCH_DISABLERS
+    beside_the_call = BESIDE_THE_CALL
     torch_root = _package_dir("torch")
     mode_stack_readers = frozenset((f"{torch_root}/{f}", text.encode()) for f, text in MODE_STACK_READERS) \
         if torch_root else frozenset()
@@ -1102,21 +1127,60 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         raise Refusal(f"guard: the submission may not {what}")
 
     def plain_path(path: Any) -> Any:
-        """An audited path as a plain str: a str or bytes subclass reaches the event as given (its
-        value copied here by str's and bytes' own code, none of the subclass's runs), and was
-        judged as no path at all."""
+        """An audited path as a plain str (or a descriptor's int, or None). A str or bytes subclass
+        reaches the event as given: its value is copied by str's and bytes' own code, none of the
+        subclass's runs. An os.PathLike reaches ``open`` (``_io.FileIO``) and the proxied path
+        readers as given too: pathlib's own paths, whose fields hold plain strings, are read by
+        pathlib's code, a directory entry by its own; any other object is ``unjudged`` (its
+        ``__fspath__`` is the submission's to write, and may answer differently when asked again)."""
         kind = type_(path)
+        if kind is str_ or kind is int_ or path is None:
+            return path
+        if kind in pathlib_types and plain_fields(path):
+            try:
+                path = str_(path)
+            except Exception:
+                return unjudged
+            kind = type_(path)
+        elif kind is dir_entry:
+            path = dir_entry_path(path)
+            kind = type_(path)
         if kind is not str_ and kind is not bytes_:
             if issubclass_(kind, str_):
                 return str_.__str__(path)
             if not issubclass_(kind, bytes_):
-                return path
+                return unjudged
             path = bytes_.__getitem__(path, slice_(None))
         return path.decode("utf-8", "surrogateescape") if type_(path) is bytes_ else path
+
+    def plain_fields(obj: Any) -> bool:
+        """Whether every slot of ``obj`` (of a library class) that is set holds plain data: strings,
+        ints, None, or lists and tuples of strings (pathlib's parts), so that pathlib's code reading
+        them runs nothing of the submission's."""
+        for cls in type_(obj).__mro__:
+            names = proxy_get(type_dict(cls), "__slots__", ())
+            for name in ((names,) if type_(names) is str_ else names):
+                member = proxy_get(type_dict(cls), name) if type_(name) is str_ else None
+                if type_(member) is not member_type:
+                    continue
+                try:
+                    value = member_get(member, obj, cls)
+                except AttributeError:
+                    continue
+                kind = type_(value)
+                if kind is list_ or kind is tuple_:
+                    for item in value:
+                        if type_(item) is not str_:
+                            return False
+                elif kind is not str_ and kind is not int_ and value is not None:
+                    return False
+        return True
 
     def check_open(args: tuple, frame) -> None:
         path = plain_path(args[0] if len_(args) else None)
         if type_(path) is not str_ or not submission_on_stack(frame):
+            if path is unjudged and submission_on_stack(frame):
+                refuse(f"open {UNJUDGED_PATH}")
             return
         real = resolved(path)
         for candidate in (path, real):
@@ -1154,18 +1218,38 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     object_getattribute = object.__getattribute__
 
     module_type = type(sys)
+    # (os.PathLike objects plain_path may read: pathlib's own classes and a directory entry)
+    pathlib_types = frozenset(t for t in (getattr(sys.modules.get("pathlib"), n, None) for n in (
+        "PurePath", "PurePosixPath", "Path", "PosixPath")) if type_(t) is type)
+    dir_entry, dir_entry_path = os.DirEntry, os.DirEntry.path.__get__
+    member_type = MemberDescriptorType
+    member_get = MemberDescriptorType.__get__
+    type_dict, proxy_get = type.__dict__["__dict__"].__get__, type(type.__dict__).get
+    unjudged = object()  # a path given as an object of the submission's class (plain_path)
 
-    def spec_name(spec: Any) -> Any:
-        """The name of a module spec of importlib's own class, or of a module, read without running
-        any code of the caller's (None for anything else)."""
+    def spec_field(spec: Any, field: str) -> Any:
+        """A field of a module spec of importlib's own class (``name``, ``origin``), or the matching
+        one of a module (``__name__``, ``__file__``), read without running any code of the caller's
+        (None for anything else, and for a value that is not a plain str)."""
         if type_(spec) is not spec_class and type_(spec) is not module_type:
             return None
         fields = object_getattribute(spec, "__dict__")
-        name = dict_get(fields, "name" if type_(spec) is spec_class else "__name__") if type_(fields) is dict_ else None
-        return name if type_(name) is str_ else None
+        if type_(spec) is module_type:
+            field = "__name__" if field == "name" else "__file__"
+        value = dict_get(fields, field) if type_(fields) is dict_ else None
+        return value if type_(value) is str_ else None
+
+    # the files of the extension modules loaded before the import: a spec of a new name over one of
+    # them (its init function is found by the name's last part) is a second copy of that module
+    loaded_native_files = frozenset(
+        os.path.realpath(f) for f in (dict_get(object_getattribute(m, "__dict__"), "__file__")
+                                      for m in list(sys.modules.values()) if type_(m) is module_type)
+        if type_(f) is str_ and f.endswith(tuple(EXTENSION_SUFFIXES)))
 
     def check_chdir(args: tuple, frame) -> None:
         path = path_argument(args)
+        if path is unjudged and submission_on_stack(frame):
+            refuse(f"change its working directory to {UNJUDGED_PATH}")
         # (a descriptor is of a folder opened inside the job: check_open refuses the others)
         if type_(path) is str_ and submission_on_stack(frame) and not under(resolved(path), (job_dir,)):
             refuse(f"change its working directory to {path} (what it lists and opens relative to it is not "
@@ -1204,6 +1288,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         # None lists the working directory (the job's: check_chdir); a descriptor is of a folder
         # opened inside the job (check_open refuses the others)
         if type_(path) is not str_ or not submission_on_stack(frame):
+            if path is unjudged and submission_on_stack(frame):
+                refuse(f"list {UNJUDGED_PATH}")
             return
         for candidate in (path, resolved(path)):
             if candidate == "/proc" or candidate.startswith("/proc/"):
@@ -1218,9 +1304,9 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             return
         for value in args[:2] if event in ("os.rename", "os.replace") else args[:1]:
             path = plain_path(value)
-            why = elsewhere(path) if type_(path) is str_ else None
+            why = elsewhere(path) if type_(path) is str_ else UNJUDGED_PATH if path is unjudged else None
             if why:
-                refuse(f"use {event} on {path} ({why})")
+                refuse(f"use {event} on {path if type_(path) is str_ else 'an object'} ({why})")
 
     def check_metadata(event: str, args: tuple, frame) -> None:
         if not submission_on_stack(frame):
@@ -1352,15 +1438,19 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 path = call_args[0] if type_(call_args) is tuple_ and len_(call_args) else (
                     dict_get(call_kwargs, "path") if type_(call_kwargs) is dict_ else None)
                 path = plain_path(path)
-                why = elsewhere(path) if type_(path) is str_ and submission_on_stack(frame.f_back) else None
+                why = (elsewhere(path) if type_(path) is str_ else UNJUDGED_PATH if path is unjudged else None) \
+                    if submission_on_stack(frame.f_back) else None
                 if why:
-                    refuse(f"call {key} on {path} ({why})")
+                    refuse(f"call {key} on {path if type_(path) is str_ else 'an object'} ({why})")
             elif key in module_creators:
                 # whoever calls it (the import system does, for the submission): no second copy of
                 # a module loaded before the import
                 call_args = args[2]
-                name = spec_name(call_args[0]) if type_(call_args) is tuple_ and len_(call_args) else None
-                if (name is None or name in loaded_modules) and submission_on_stack(frame.f_back):
+                spec = call_args[0] if type_(call_args) is tuple_ and len_(call_args) else None
+                name, origin = spec_field(spec, "name"), spec_field(spec, "origin")
+                if (name is None or name in loaded_modules or (origin is not None and resolved(origin) in
+                                                               loaded_native_files)) \
+                        and submission_on_stack(frame.f_back):
                     refuse(f"make a second copy of the module {name!r} ({key}: its functions would be the "
                            "originals of the harness's stand-ins)")
             elif key in pid_scoped:
@@ -1385,6 +1475,10 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                     refuse(f"call {key} ({proxy_reasons.get(key, default_reason)})")
             elif deciding(frame.f_back) == 2 or (key in with_submission_on_stack and submission_on_stack(frame.f_back)):
                 refuse(f"call {key} ({proxy_reasons.get(key, default_reason)})")
+            elif key in beside_the_call and submission_on_stack(frame.f_back) and not importing_library(frame.f_back) \
+                    and not on_launch_path(frame.f_back):
+                refuse(f"have {entered_through(frame.f_back)} call {key} for it ({default_reason}; a library may do "
+                       "that for the submission only on Triton's launch path)")
             elif key in MODE_STACK_ACCESSORS and mode_stack_depth() > 0 and not reads_mode_stack_itself(frame.f_back) \
                     and submission_on_stack(frame.f_back):
                 refuse(f"have torch read the dispatch-mode stack for it ({key} called from "
@@ -1452,8 +1546,11 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 refuse("set or read another process's resource limits (resource.prlimit with a pid "
                        "other than the worker's own)")
         elif event == "import":
-            name = args[0] if args else ""
-            origin = args[1] if len_(args) > 1 else None
+            # (a name or origin of a str subclass as a plain str: the checks below judge plain ones)
+            name = plain_path(args[0] if args else "")
+            origin = plain_path(args[1] if len_(args) > 1 else None)
+            if (name is unjudged or origin is unjudged) and submission_on_stack(frame):
+                refuse("import a module whose name or file is given as an object of its own class")
             if environment_changed is not None:
                 # (whoever imports: a module torch imports lazily as the harness saves a result runs
                 # its code with the same authority as one the submission's call imports)
