@@ -80,6 +80,17 @@
 # ENTRIES="sibling_job_listing shared_file_metadata shared_file_lock other_process_scheduling
 # str_subclass_proc_path chdir_then_list sqlite_lock_on_dev_null stat_of_sibling_files"
 # (fresh_gc_keeps_frames and reloaded_gc_keeps_frames are generated: the adversarial step runs them).
+# Session 26 (2026-12-07, benchmarks/results/2026-12-07-h100-compile-listener/): all of the above ran
+# natively on an H100 (184 of 184 ok, each entry refused). Not yet native: paths given as objects
+# (plain_path reading pathlib's and directory entries' paths, other os.PathLike refused), the origin
+# of an extension module judged as a plain str and against the loaded extensions' files, gc.set_debug
+# and the profiler toggles refused whoever asks with the submission on the stack (the harness's GPU
+# trace starts its session with none of the submission's frames on it), threads and signal handlers a
+# library starts for the submission only on Triton's launch path (Triton 3.6's native compile must
+# still run): PART=short, then PART=entries ENTRIES="pathlike_reads_parent_command_line
+# pathlike_stat_of_sibling_folder native_copy_str_subclass_origin socket_module_copied_by_file
+# gc_debug_set_by_torch_callback thread_started_by_torch_pool profiler_toggled_through_torch
+# tests/honest/relu_pathlib_paths.py".
 # Writes $OUT/verify_guards.tgz and prints a digest. A perf suite (device_suite.sh) then gives the
 # spread of timed_over_check_busy: python benchmarks/check_busy_table.py <journal>.
 set -uo pipefail
@@ -90,7 +101,8 @@ if [ "${PART:-}" = entries ]; then  # named corpus entries (ENTRIES, as Activati
 import json, sys
 with open(sys.argv[1], "w") as out:
     for i, name in enumerate(sys.argv[2:] + ["honest"]):
-        path = "solutions/Activation/relu.py" if name == "honest" else f"tests/adversarial/{name}.py"
+        # (a name ending in .py is a file of the checkout: an honest one beside the attacks)
+        path = "solutions/Activation/relu.py" if name == "honest" else name if name.endswith(".py") else f"tests/adversarial/{name}.py"
         out.write(json.dumps({"file": "Activation/relu.py", "predict": open(path).read(), "sample_id": i}) + "\n")
 PY
   step entries 150 python3 -m harness.cli eval "$R/entries.jsonl" --out "$R/entries" -q --no-perf
