@@ -22,10 +22,10 @@ def _scale_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2.0, mask=offs < n)
 
 
-def _compile_for_sm90(fn) -> None:
+def _compile_for_sm90(fn):
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
-    triton.compile(ASTSource(fn=fn, signature={"x_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"},
+    return triton.compile(ASTSource(fn=fn, signature={"x_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"},
                              constexprs={"BLOCK": 128}), target=GPUTarget("cuda", 90, 32))
 
 

@@ -167,6 +167,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     from harness.taskdef import map_tensors, tensor_leaves
     from harness.sandbox.autotune import AutotunePins, find_autotuners
     from harness.sandbox.compile_times import CompileTimes, compile_summary
+    from harness.sandbox.triton_cache import install_own_writes_cache
     from harness.sandbox.dispatch_rules import seal_dispatch_rules
     from harness.sandbox.gpu_trace import KernelTrace, triton_kernel_names
     from harness.sandbox.frozen_types import freeze_for_worker
@@ -197,6 +198,7 @@ def run(job: dict, reporter: EventWriter) -> None:
     compile_times = CompileTimes()  # a knob: installed before the launch check's snapshot of the knobs
     timing_compiles = on_gpu and not job["interpret"] and compile_times.install()
     compiled = compile_times.kernels  # (read as the worker reports: the object itself is within reach)
+    install_own_writes_cache()  # a knob too: Triton loads nothing it finds in the job's cache
     # snapshots the environment and Triton's knobs: before the import
     launch_check = LaunchCheck(str(submission), device_tensors_only=on_gpu and not job["interpret"],
                                record_launches=data_movement)
