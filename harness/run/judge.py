@@ -370,13 +370,22 @@ def _malformed(record: object, case: int, config: int) -> str | None:
 
 
 def _has_work(case: Case, expected: CallRecord) -> bool:
-    """Whether a correct wrapper must launch a kernel: not when the expected output is empty or all
-    zeros (attention over no keys, dropout with p=1: a wrapper may return a zeroed buffer, which is
-    allocation, and gains nothing it could not get with a dummy launch), nor when every input is
-    empty (filling a freshly allocated result, e.g. the sum over an empty dim, is allocation); yes for
-    other outputs made from non-empty inputs, or from no tensors at all (random numbers, ranges)."""
+    """Whether a correct wrapper must launch a kernel: not when every expected output is empty or
+    one value throughout (attention over no keys and dropout with p=1 give zeros, a power with
+    exponent 0 gives ones: a wrapper may return a filled buffer, a fill being an allowed op, and gains
+    nothing it could not get with a dummy launch), nor when every input is empty (filling a freshly
+    allocated result, e.g. the sum over an empty dim, is allocation); yes for other outputs made from
+    non-empty inputs, or from no tensors at all (random numbers, ranges)."""
     inputs = tensor_leaves(list(case.args) + [v for k, v in case.kwargs.items() if not k.startswith("out")])
     outputs = tensor_leaves(expected.output)
-    if outputs and all(t.numel() == 0 or not bool(t.any()) for t in outputs):
+    if outputs and all(_one_value(t) for t in outputs):
         return False
     return not inputs or any(t.numel() > 0 for t in inputs)
+
+
+def _one_value(tensor: object) -> bool:
+    """Whether ``tensor`` is empty or holds one value throughout (NaN never counts as one)."""
+    if tensor.numel() == 0:
+        return True
+    flat = tensor.reshape(-1)
+    return bool((flat == flat[0]).all())

@@ -1328,7 +1328,12 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         if issubclass_(type_(obj), type_):
             if id_(obj) in library_types:
                 return True
-            module = type_module(obj)
+            try:
+                module = type_module(obj)
+            except AttributeError:
+                # a class being made has none yet (mypyc-compiled modules set it next); a library's
+                # class cannot lose its own: deleting it is judged as it was
+                return False
             return type_(module) is str_ and module.split(".", 1)[0] in trusted_packages
         return False
 
@@ -1508,19 +1513,20 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 refuse(f"use {event}: {why}")
         elif event == "object.__getattr__":
             if len_(args) > 1 and args[1] in frame_attributes:
+                # the traceback module walking a traceback's frames to format it, for the harness after
+                # a call or for the submission (traceback.print_exc of its own error), reads them itself:
+                # its walker driven by its own code, which keeps only text of each frame (a library
+                # function iterating the walker for the submission would hand it the frames:
+                # walk_tb_drained_by_torch.py)
+                walked = (frame is not None and (frame.f_code.co_filename, frame.f_code.co_name) in traceback_walkers
+                          and frame.f_back is not None and frame.f_back.f_code.co_filename == traceback_file)
+                if walked:
+                    return
                 if deciding(frame) == 2:
                     refuse(f"read .{args[1]} (frames of the harness are out of reach)")
-                # the traceback module walking a traceback's frames for the harness (to format an error
-                # after a call) reads them itself: its walker driven by its own code, no submission on
-                # the stack (a library function iterating the walker for the submission would hand it
-                # the frames)
-                walked = (frame is not None and (frame.f_code.co_filename, frame.f_code.co_name) in traceback_walkers
-                          and frame.f_back is not None and frame.f_back.f_code.co_filename == traceback_file
-                          and not submission_on_stack(frame))
-                if not walked:
-                    why = reached_for(frame, (args[1],), frame_access=True)
-                    if why:
-                        refuse(f"read .{args[1]}: {why}")
+                why = reached_for(frame, (args[1],), frame_access=True)
+                if why:
+                    refuse(f"read .{args[1]}: {why}")
         elif event in ("object.__setattr__", "object.__delattr__"):
             value = args[2] if len_(args) > 2 else None
             if type_(value) is CodeType and not plain_names(value) and submission_on_stack(frame):

@@ -25,6 +25,7 @@ reachable from nowhere the submission can write.
 from __future__ import annotations
 
 import enum
+import functools
 import os
 import sys
 from typing import Any
@@ -39,8 +40,9 @@ COMPILER_ENV_PREFIXES = ("TRITON_", "CUDA_", "NVIDIA_", "LD_", "PTXAS", "NVCC")
 COMPILER_ENV_NAMES = frozenset({"CC", "CXX", "PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH",
                                 "PYTHONPATH", "HOME", "TMPDIR", "XDG_CACHE_HOME"})
 # ...but for these, which steer no compiler: CUDA's debugging switches (CUDA_LAUNCH_BLOCKING set
-# at import is a common leftover; it only makes launches wait for their kernels)
-COMPILER_ENV_EXEMPT = frozenset({"CUDA_LAUNCH_BLOCKING", "CUDA_DEVICE_ORDER"})
+# at import is a common leftover; it only makes launches wait for their kernels), and Triton's
+# switch that prints the autotuner's choice (TRITON_PRINT_AUTOTUNING, as common a leftover)
+COMPILER_ENV_EXEMPT = frozenset({"CUDA_LAUNCH_BLOCKING", "CUDA_DEVICE_ORDER", "TRITON_PRINT_AUTOTUNING"})
 MAX_DEPTH = 8  # Autotuner -> Heuristics -> ... -> JITFunction
 
 
@@ -72,6 +74,12 @@ class LaunchCheck:
         self._submission = os.path.realpath(submission_file)
         self._triton_dir = os.path.dirname(os.path.realpath(triton.__file__)) + os.sep
         self._function, self._method = type(_plain_function), type(self._refuse)
+        # a partial of a function (called back, it runs that function's frame) and an instance of a
+        # plain class whose __call__ is a function: read through C members and the classes' own
+        # dictionaries, so nothing of the submission's runs as they are judged
+        self._partial, self._partial_func = functools.partial, functools.partial.__dict__["func"].__get__
+        self._type_mro, self._type_dict = type.__dict__["__mro__"].__get__, type.__dict__["__dict__"].__get__
+        self._proxy_get, self._plain_class = type(type.__dict__).get, type
         self._tensor_types = (torch.Tensor, torch.nn.Parameter)
         self._device_tensors_only = device_tensors_only
         self._is_cuda = torch.Tensor.is_cuda.__get__
@@ -123,15 +131,28 @@ class LaunchCheck:
     def _refuse(self, what: str) -> None:
         raise LaunchRefused(f"tampering: {what}")
 
-    def _callable_ok(self, obj: Any) -> bool:
+    def _callable_ok(self, obj: Any, depth: int = 0) -> bool:
         if obj is None:
             return True
-        if self._type(obj) is self._method:
+        kind = self._type(obj)
+        if kind is self._partial:
+            return depth < MAX_DEPTH and self._callable_ok(self._partial_func(obj), depth + 1)
+        if kind is self._method:
             obj = obj.__func__
+        elif kind is not self._function and self._type(kind) is self._plain_class:
+            obj = self._class_call(kind)  # an instance called: its class's __call__
         if self._type(obj) is not self._function:
             return False
         filename = os.path.realpath(obj.__code__.co_filename)
         return filename == self._submission or filename.startswith(self._triton_dir)
+
+    def _class_call(self, cls: type) -> Any:
+        """The ``__call__`` an instance of ``cls`` runs (the first in its classes' own dictionaries)."""
+        for klass in self._type_mro(cls):
+            found = self._proxy_get(self._type_dict(klass), "__call__")
+            if found is not None:
+                return found
+        return None
 
     def _callback(self, obj: Any, what: str) -> None:
         if not self._callable_ok(obj):
