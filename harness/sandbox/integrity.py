@@ -45,6 +45,9 @@ ALLOWED_WRAPPER_OPS = frozenset({
     # chunk and joined, inputs padded to a block, an operand broadcast by repeat)
     "copy_", "_to_copy", "to", "clone", "contiguous", "_copy_from", "_copy_from_and_resize", "narrow_copy",
     "cat", "stack", "constant_pad_nd", "repeat", "complex",
+    # ... and rearranging copies: patches laid out as columns (F.unfold, the im2col of a convolution
+    # done as a GEMM; the same copy as_strided then reshape makes), a flip, a roll
+    "im2col", "flip", "roll",
     # reading a scalar back, metadata
     "_local_scalar_dense", "item", "is_nonzero", "sym_size", "sym_stride", "sym_numel", "sym_storage_offset",
     "promote_types", "result_type", "can_cast", "is_same_size", "size", "stride", "dim", "numel", "is_pinned",
@@ -469,7 +472,7 @@ class TorchOpMonitor(TorchDispatchMode):
     # or write such a buffer back into an argument (see rearranges).
     COPIES = frozenset({"clone", "contiguous", "_to_copy", "to", "narrow_copy", "lift_fresh_copy"})
     COPIES_BETWEEN = frozenset({"copy_", "_copy_from", "_copy_from_and_resize"})
-    JOINS = frozenset({"cat", "stack", "constant_pad_nd", "repeat", "complex"})
+    JOINS = frozenset({"cat", "stack", "constant_pad_nd", "repeat", "complex", "im2col", "flip", "roll"})
     Tensor = torch.Tensor
     TENSOR_BASE = torch._C.TensorBase
     BUILTINS, ALL, MAP, IS = builtins.__dict__, all, map, operator.is_
