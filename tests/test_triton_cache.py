@@ -4,14 +4,16 @@ as a compiled kernel or launcher."""
 
 from __future__ import annotations
 
-import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import triton
 import triton.language as tl
 
-from conftest import load_metrics, run_cli, write_jsonl
+from conftest import ROOT, load_metrics, run_cli, write_jsonl
 from harness.sandbox.triton_cache import OwnWritesCacheManager, install_own_writes_cache
 from test_compile_times import _compile_for_sm90
 
@@ -57,17 +59,43 @@ def test_a_planted_kernel_binary_is_loaded_by_the_plain_cache_and_not_by_the_wor
     assert again.asm["cubin"] != PLANTED and again.asm["cubin"] == compiled.asm["cubin"]
 
 
-def test_the_manager_answers_only_with_files_it_wrote(cache_dir):
-    manager = OwnWritesCacheManager("ab" * 32)
-    planted = Path(manager._make_path("__triton_launcher.so"))
-    planted.write_bytes(PLANTED)
-    group = Path(manager._make_path("__grp__k.json"))
-    group.write_text(json.dumps({"child_paths": {"k.json": str(planted)}}))
-    assert manager.get_file("__triton_launcher.so") is None and manager.get_group("k.json") is None
-    path = manager.put(b"built here", "__triton_launcher.so")
-    assert manager.get_file("__triton_launcher.so") == path and Path(path).read_bytes() == b"built here"
-    # a second manager of the same key (a later build) builds again rather than take it
-    assert OwnWritesCacheManager("ab" * 32).get_file("__triton_launcher.so") is None
+GUARDED_CACHE = """
+import sys
+from pathlib import Path
+from harness.sandbox.guard import _make_hook, policy_for
+from harness.sandbox.triton_cache import CACHE_EVENT, OwnWritesCacheManager
+sys.addaudithook(_make_hook(policy_for(Path(sys.argv[1]), []), {}))
+manager = OwnWritesCacheManager("ab" * 32)
+path = manager.put(b"built here", "__triton_launcher.so")
+assert manager.get_file("__triton_launcher.so") == path, "its own file, unchanged"
+assert OwnWritesCacheManager("ab" * 32).get_file("__triton_launcher.so") == path, "another manager's"
+group = manager.put_group("k.json", {"__triton_launcher.so": path})
+assert manager.get_group("k.json") == {"__triton_launcher.so": path}
+Path(path).write_bytes(b"planted")  # changed by a writer that is not the manager
+assert manager.get_file("__triton_launcher.so") is None and manager.get_group("k.json") is None
+planted = Path(manager._make_path("other.so"))
+planted.write_bytes(b"planted")
+assert manager.get_file("other.so") is None, "a file it never put"
+try:
+    sys.audit(CACHE_EVENT, "put", str(planted), "forged", None)
+except PermissionError as exc:
+    print("forged event:", exc)
+assert manager.get_file("other.so") is None
+print("checked")
+"""
+
+
+def test_the_guard_serves_only_what_the_process_put_there_unchanged(cache_dir):
+    """Under the guard's hook (as in a worker): a file the manager put is served again, to any
+    manager of the process, until its bytes change; a file it never put is not; the event that
+    records a file is refused from any code but the manager's."""
+    job = cache_dir / "job"
+    (job / "triton-cache").mkdir(parents=True)
+    done = subprocess.run([sys.executable, "-c", GUARDED_CACHE, str(job)], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "TRITON_CACHE_DIR": str(job / "triton-cache")},
+                          timeout=300)
+    assert done.returncode == 0 and "checked" in done.stdout, done.stdout + done.stderr
+    assert "forged event: guard: the submission may not raise the harness's Triton-cache event" in done.stdout
 
 
 REPORTS_ITS_CACHE = """

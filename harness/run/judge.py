@@ -30,8 +30,10 @@ LIBRARY_ONLY_MARKERS = tuple(m for m in LIBRARY_KERNEL_MARKERS if m != "gemm")
 # Kernels of the ops a wrapper may run (integrity.py ALLOWED_WRAPPER_OPS): copies and casts, constant
 # fills, arange. Not those whose work depends on values (a mask, indices): masked_fill, scatter's
 # fill, index_copy, nonzero carry "fill", "copy" or "zero" in their names too, and are compute.
-# (complex_kernel_cuda: torch.complex, a real and an imaginary part interleaved)
-DATA_MOVEMENT_MARKERS = ("copy", "Copy", "FillFunctor", "arange", "range_factory", "complex_kernel_cuda")
+# (complex_kernel_cuda: torch.complex, a real and an imaginary part interleaved; im2col, flip and
+# roll: rearranging copies, named after PyTorch's CUDA sources, not yet seen in a native trace)
+DATA_MOVEMENT_MARKERS = ("copy", "Copy", "FillFunctor", "arange", "range_factory", "complex_kernel_cuda",
+                         "im2col_kernel", "flip_kernel", "roll_cuda_kernel")
 # (copysign's kernel names hold "copy" but compute)
 VALUE_DEPENDENT_MARKERS = ("masked", "scatter", "index", "gather", "nonzero", "where", "copysign")
 PAYLOAD_KEYS = frozenset({"case", "config", "output", "args_after", "kwargs_after", "aliases"})

@@ -1338,7 +1338,15 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         return False
 
     own_reads = (function_code(read_file), function_code(resolved))
-    decided = refused_events | {"open", fetch_event, "object.__setattr__", "object.__delattr__", "import",
+    # Triton's cache in a worker (triton_cache.py): the digest of each file this process's Triton
+    # put there, told by the cache manager's own code; a file is served only with those bytes
+    try:
+        from harness.sandbox.triton_cache import CACHE_EVENT as cache_event, event_codes
+        cache_codes = event_codes()
+    except ImportError:  # (no Triton: no cache)
+        cache_event, cache_codes = None, frozenset()
+    cache_record: dict[str, str] = {}
+    decided = refused_events | {"open", fetch_event, cache_event, "object.__setattr__", "object.__delattr__", "import",
                                 "compile", "exec", "marshal.loads", "marshal.load", "resource.prlimit",
                                 "fcntl.fcntl", "os.chdir"} | LISTING_EVENTS | METADATA_EVENTS | LOCK_EVENTS | PATH_EVENTS
 
@@ -1410,6 +1418,15 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         elif event in lock_events or (event == "fcntl.fcntl" and len_(args) > 1 and args[1] in fcntl_shared):
             if submission_on_stack(frame):
                 refuse(f"use {event} (a lock, lease or watch on a file is state another job can read)")
+        elif event == cache_event:
+            if frame is None or frame.f_code not in cache_codes or len_(args) != 4:
+                refuse("raise the harness's Triton-cache event")
+            action, path, digest, answer = args
+            if type_(path) is str_ and type_(digest) is str_:
+                if action == "put" and len_(cache_record) < 100_000:
+                    cache_record[path] = digest
+                elif action == "get" and type_(answer) is list_ and dict_get(cache_record, path) == digest:
+                    answer.append(True)
         elif event == fetch_event:
             key, box = args[0], args[1]
             # The proxy raised this event; the deciding frame is whoever called the proxy.

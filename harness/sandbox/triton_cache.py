@@ -1,4 +1,5 @@
-"""Triton's on-disk cache, as a worker lets Triton use it: only what this process's Triton wrote.
+"""Triton's on-disk cache, as a worker lets Triton use it: only files this process's Triton wrote,
+unchanged since.
 
 Triton loads native code from its cache: a kernel's launcher module (a shared library it built
 from C), and a kernel's binary and metadata. The cache is in the job's folder, which the
@@ -8,38 +9,92 @@ submission may write. The guard refuses an audited write into the cache that is 
 write through PyTorch's C++ file writer. A file planted there under the name Triton will look for
 would be loaded as the submission's native code on Triton's launch path.
 
-So the worker's Triton serves nothing it finds in the cache: each cache manager answers only with
-files it wrote itself (a kernel's stages as a compile goes on, read back right after), so every
-compile and every launcher build runs afresh. A job's cache starts empty and is its own, so little
-is lost: Triton builds a launcher per compile anyway (benchmarks/results/2026-12-07-h100-call-cost/
-counted 13 builds for 12 compiles), and its compiled kernels stay cached in memory per JIT function.
+So the worker's cache manager serves a file only if this process's Triton put it there and its
+bytes are still the ones put: each ``put`` tells the guard's audit hook the file's digest
+(``CACHE_EVENT``), and each lookup asks it to compare the digest of the bytes found. The record is
+the hook's, reachable from nothing the submission can touch, and the hook takes these events only
+from this module's own code. Reuse within a process stays: Triton builds one launcher per
+signature and reads it back for every kernel with that signature (without reuse the call+exe
+suite's job-seconds grew by 37% on an H100: benchmarks/results/2026-12-07-h100-compile-listener/).
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import sys
 from typing import Any
 
 from triton.runtime.cache import FileCacheManager
 
+CACHE_EVENT = "kernelbenchx.triton_cache"
+MAX_READ = 1 << 30  # a cache file larger than this is not read back (rebuilt instead)
+
+
+def _file_digest(path: str, _open: Any = os.open, _read: Any = os.read, _close: Any = os.close,
+                 _flags: int = os.O_RDONLY, _sha256: Any = hashlib.sha256) -> str | None:
+    """The digest of the bytes at ``path`` (None where unreadable). Through functions bound when
+    this module was made: the submission may rebind ``open`` or ``os`` while Triton looks."""
+    try:
+        fd = _open(path, _flags)
+    except OSError:
+        return None
+    try:
+        digest, left = _sha256(), MAX_READ
+        while left > 0:
+            chunk = _read(fd, min(left, 1 << 20))
+            if not chunk:
+                return digest.hexdigest()
+            digest.update(chunk)
+            left -= len(chunk)
+        return None
+    finally:
+        _close(fd)
+
+
+def _ours(path: str, audit: Any, _file_digest: Any = _file_digest) -> bool:
+    """Whether the guard's hook recorded ``path`` as put by this process with the bytes it holds now."""
+    digest = _file_digest(path)
+    if digest is None:
+        return False
+    answer: list = []
+    audit(CACHE_EVENT, "get", path, digest, answer)
+    return answer == [True]
+
 
 class OwnWritesCacheManager(FileCacheManager):
-    """A file cache that answers only with files this manager put there (each compile and
-    launcher build makes its own): a file found on disk is never taken for Triton's."""
+    """A file cache that answers only with files this process's Triton put there, unchanged. What
+    its methods call is bound as defaults, not looked up as module globals or through ``super()``'s
+    cell (either can be swapped with no audit event while Triton looks)."""
 
-    def __init__(self, key: Any, override: bool = False, dump: bool = False) -> None:
-        super().__init__(key, override=override, dump=dump)
-        self._written: set[str] = set()
-
-    def put(self, data: Any, filename: str, binary: bool = True) -> str:
-        path = super().put(data, filename, binary=binary)
-        self._written.add(filename)
+    def put(self, data: Any, filename: str, binary: bool = True, _audit: Any = sys.audit,
+            _file_digest: Any = _file_digest, _base: Any = FileCacheManager) -> str:
+        path = _base.put(self, data, filename, binary=binary)
+        # the bytes just written, read back (Triton hands IR objects that are written as their text;
+        # nothing of the submission's runs in between)
+        digest = _file_digest(path)
+        if digest is not None:
+            _audit(CACHE_EVENT, "put", path, digest, None)
         return path
 
-    def get_file(self, filename: str) -> str | None:
-        return super().get_file(filename) if filename in self._written else None
+    def get_file(self, filename: str, _audit: Any = sys.audit, _ours: Any = _ours,
+                 _base: Any = FileCacheManager) -> str | None:
+        path = _base.get_file(self, filename)
+        return path if path is not None and _ours(path, _audit) else None
 
-    def get_group(self, filename: str) -> dict[str, str] | None:
-        return None  # a group names files an earlier compile wrote: compiled again instead
+    def get_group(self, filename: str, _audit: Any = sys.audit, _ours: Any = _ours,
+                  _base: Any = FileCacheManager) -> dict[str, str] | None:
+        if self.get_file(f"__grp__{filename}") is None:
+            return None
+        group = _base.get_group(self, filename)
+        if group is None or not all(type(p) is str and _ours(p, _audit) for p in group.values()):
+            return None
+        return group
+
+
+def event_codes() -> frozenset:
+    """The code objects that may raise ``CACHE_EVENT`` (the guard's hook takes it from no other)."""
+    return frozenset({OwnWritesCacheManager.put.__code__, _ours.__code__})
 
 
 def install_own_writes_cache() -> bool:
