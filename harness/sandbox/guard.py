@@ -194,7 +194,7 @@ PROFILER_TOGGLES = frozenset({*(f"torch._C._autograd.{name}" for name in (
 # where the calling thread's dispatch modes see nothing. A library may do it for the submission
 # only on Triton's launch path or as a library module is imported (torch's own thread pool,
 # torch.utils._functools.prefetchable_cache, started a thread for a submission and ran torch's
-# work there, unseen: thread_via_torch_prefetch.py)
+# work there, unseen: thread_started_by_torch_pool.py)
 BESIDE_THE_CALL = frozenset({"_thread.start_new_thread", "_thread.start_new", "_thread.start_joinable_thread",
                              "threading._start_new_thread", "threading._start_joinable_thread",
                              "signal.signal", "_signal.signal", "_signal.setitimer", "_signal.alarm",
