@@ -60,39 +60,58 @@ def test_a_planted_kernel_binary_is_loaded_by_the_plain_cache_and_not_by_the_wor
 
 
 GUARDED_CACHE = """
+import dataclasses
 import sys
 from pathlib import Path
+from triton import knobs
 from harness.sandbox.guard import _make_hook, policy_for
-from harness.sandbox.triton_cache import CACHE_EVENT, OwnWritesCacheManager
-sys.addaudithook(_make_hook(policy_for(Path(sys.argv[1]), []), {}))
+from harness.sandbox.triton_cache import CACHE_EVENT, OwnWritesCacheManager, install_own_writes_cache
+from test_compile_times import _compile_for_sm90, _scale_kernel
+job = Path(sys.argv[1])
+hits = []
+knobs.compilation.listener = lambda **seen: hits.append(seen.get("cache_hit"))
+policy = policy_for(job, [])  # (the tests' own files count as a library's here: no submission runs)
+policy = dataclasses.replace(policy, trusted_dirs=policy.trusted_dirs + (sys.argv[2],))
+sys.addaudithook(_make_hook(policy, {}))
+assert install_own_writes_cache()
+first = _compile_for_sm90(_scale_kernel)
+_compile_for_sm90(_scale_kernel)
+assert hits == [False, True], f"Triton's own files, unchanged, served again: {hits}"
+planted = 0
+for binary in (job / "triton-cache").rglob("*.cubin"):
+    binary.write_bytes(b"planted")  # changed by a writer that is not Triton
+    planted += 1
+assert planted == 1
+third = _compile_for_sm90(_scale_kernel)
+assert hits[-1] is False and third.asm["cubin"] == first.asm["cubin"], "a changed file is not served"
 manager = OwnWritesCacheManager("ab" * 32)
-path = manager.put(b"built here", "__triton_launcher.so")
-assert manager.get_file("__triton_launcher.so") == path, "its own file, unchanged"
-assert OwnWritesCacheManager("ab" * 32).get_file("__triton_launcher.so") == path, "another manager's"
-group = manager.put_group("k.json", {"__triton_launcher.so": path})
-assert manager.get_group("k.json") == {"__triton_launcher.so": path}
-Path(path).write_bytes(b"planted")  # changed by a writer that is not the manager
-assert manager.get_file("__triton_launcher.so") is None and manager.get_group("k.json") is None
-planted = Path(manager._make_path("other.so"))
-planted.write_bytes(b"planted")
-assert manager.get_file("other.so") is None, "a file it never put"
+other = Path(manager._make_path("other.so"))
+other.write_bytes(b"planted")
+assert manager.get_file("other.so") is None, "a file Triton never put"
 try:
-    sys.audit(CACHE_EVENT, "put", str(planted), "forged", None)
+    sys.audit(CACHE_EVENT, "put", str(other), None)
 except PermissionError as exc:
     print("forged event:", exc)
-assert manager.get_file("other.so") is None
+class Base:
+    @staticmethod
+    def put(self, data, filename, binary=True):
+        return str(other)
+assert type(manager).put(manager, b"", "other.so", True, sys.audit, Base) == str(other)
+assert manager.get_file("other.so") is None, "a put Triton's code did not ask for records nothing"
 print("checked")
 """
 
 
 def test_the_guard_serves_only_what_the_process_put_there_unchanged(cache_dir):
-    """Under the guard's hook (as in a worker): a file the manager put is served again, to any
-    manager of the process, until its bytes change; a file it never put is not; the event that
-    records a file is refused from any code but the manager's."""
+    """Under the guard's hook (as in a worker): a compiled kernel's files Triton put are served again
+    (a cache hit) until their bytes change; a file Triton never put is not, nor one the manager's
+    put recorded when called by anything but Triton's code; the event is refused from any code but
+    the manager's."""
     job = cache_dir / "job"
     (job / "triton-cache").mkdir(parents=True)
-    done = subprocess.run([sys.executable, "-c", GUARDED_CACHE, str(job)], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), "TRITON_CACHE_DIR": str(job / "triton-cache")},
+    done = subprocess.run([sys.executable, "-c", GUARDED_CACHE, str(job), str(ROOT / "tests")], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join((str(ROOT), str(ROOT / "tests"))),
+                               "TRITON_CACHE_DIR": str(job / "triton-cache")},
                           timeout=300)
     assert done.returncode == 0 and "checked" in done.stdout, done.stdout + done.stderr
     assert "forged event: guard: the submission may not raise the harness's Triton-cache event" in done.stdout

@@ -52,6 +52,7 @@ but the interpreter's hook list, so nothing the submission can rebind changes it
 from __future__ import annotations
 
 import gc
+import hashlib
 import operator
 import os
 import site
@@ -278,6 +279,8 @@ TRUSTED_PACKAGES = ("torch", "triton", "numpy", "harness")
 # dataclasses, typing, enum), or source into a syntax tree only (ast.parse: Triton's interpreter
 # and inspect read kernels that way): the submission may use them.
 CODEGEN_MODULES = ("collections", "dataclasses", "typing", "enum", "ast")
+# The largest file of Triton's cache the guard reads to keep or check its digest (triton_cache.py)
+MAX_CACHE_FILE = 1 << 30
 # Why a path given as an object of the submission's own class is refused (guard's plain_path)
 UNJUDGED_PATH = ("a path given as an object of its own class (its __fspath__ may name one file to the guard "
                  "and another to the call: pass a str, bytes or a pathlib path)")
@@ -1345,7 +1348,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         cache_codes = event_codes()
     except ImportError:  # (no Triton: no cache)
         cache_event, cache_codes = None, frozenset()
-    cache_record: dict[str, str] = {}
+    cache_record: dict[str, bytes] = {}
+    sha256 = hashlib.sha256
     decided = refused_events | {"open", fetch_event, cache_event, "object.__setattr__", "object.__delattr__", "import",
                                 "compile", "exec", "marshal.loads", "marshal.load", "resource.prlimit",
                                 "fcntl.fcntl", "os.chdir"} | LISTING_EVENTS | METADATA_EVENTS | LOCK_EVENTS | PATH_EVENTS
@@ -1419,13 +1423,26 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             if submission_on_stack(frame):
                 refuse(f"use {event} (a lock, lease or watch on a file is state another job can read)")
         elif event == cache_event:
-            if frame is None or frame.f_code not in cache_codes or len_(args) != 4:
+            if frame is None or frame.f_code not in cache_codes or len_(args) != 3:
                 refuse("raise the harness's Triton-cache event")
-            action, path, digest, answer = args
-            if type_(path) is str_ and type_(digest) is str_:
-                if action == "put" and len_(cache_record) < 100_000:
-                    cache_record[path] = digest
-                elif action == "get" and type_(answer) is list_ and dict_get(cache_record, path) == digest:
+            action, path, answer = args
+            if type_(path) is not str_:
+                return
+            real = resolved(path)
+            if action == "put":
+                # only a put Triton's own code asked for (its compiler, its builder, its cache's
+                # put_group), of a file in the job's cache: the manager's put called otherwise, with
+                # helpers of the caller's choosing, records nothing
+                caller = frame.f_back
+                if caller is not None and under(caller.f_code.co_filename, triton_dirs) and under(real, caches) \
+                        and len_(cache_record) < 100_000:
+                    data = read_file(real, MAX_CACHE_FILE)
+                    if data is not None:
+                        cache_record[real] = sha256(data).digest()
+            elif action == "get" and type_(answer) is list_:
+                kept = dict_get(cache_record, real)
+                data = read_file(real, MAX_CACHE_FILE) if kept is not None else None
+                if data is not None and sha256(data).digest() == kept:
                     answer.append(True)
         elif event == fetch_event:
             key, box = args[0], args[1]
@@ -1530,20 +1547,22 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 refuse(f"use {event}: {why}")
         elif event == "object.__getattr__":
             if len_(args) > 1 and args[1] in frame_attributes:
-                # the traceback module walking a traceback's frames to format it, for the harness after
-                # a call or for the submission (traceback.print_exc of its own error), reads them itself:
-                # its walker driven by its own code, which keeps only text of each frame (a library
-                # function iterating the walker for the submission would hand it the frames:
-                # walk_tb_drained_by_torch.py)
-                walked = (frame is not None and (frame.f_code.co_filename, frame.f_code.co_name) in traceback_walkers
-                          and frame.f_back is not None and frame.f_back.f_code.co_filename == traceback_file)
-                if walked:
-                    return
                 if deciding(frame) == 2:
                     refuse(f"read .{args[1]} (frames of the harness are out of reach)")
-                why = reached_for(frame, (args[1],), frame_access=True)
-                if why:
-                    refuse(f"read .{args[1]}: {why}")
+                # the traceback module walking a traceback's frames for the harness (to format an error
+                # after a call) reads them itself: its walker driven by its own code, no submission on
+                # the stack. Not for the submission: traceback's code hands each frame on to methods and
+                # module globals the submission can override or swap for a moment (a StackSummary
+                # subclass's own _extract_from_extended_frame_gen drained the walker and kept the
+                # frames), and a library function iterating the walker would hand them over too
+                # (walk_tb_drained_by_torch.py)
+                walked = (frame is not None and (frame.f_code.co_filename, frame.f_code.co_name) in traceback_walkers
+                          and frame.f_back is not None and frame.f_back.f_code.co_filename == traceback_file
+                          and not submission_on_stack(frame))
+                if not walked:
+                    why = reached_for(frame, (args[1],), frame_access=True)
+                    if why:
+                        refuse(f"read .{args[1]}: {why}")
         elif event in ("object.__setattr__", "object.__delattr__"):
             value = args[2] if len_(args) > 2 else None
             if type_(value) is CodeType and not plain_names(value) and submission_on_stack(frame):

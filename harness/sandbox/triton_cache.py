@@ -10,71 +10,43 @@ write through PyTorch's C++ file writer. A file planted there under the name Tri
 would be loaded as the submission's native code on Triton's launch path.
 
 So the worker's cache manager serves a file only if this process's Triton put it there and its
-bytes are still the ones put: each ``put`` tells the guard's audit hook the file's digest
-(``CACHE_EVENT``), and each lookup asks it to compare the digest of the bytes found. The record is
-the hook's, reachable from nothing the submission can touch, and the hook takes these events only
-from this module's own code. Reuse within a process stays: Triton builds one launcher per
+bytes are still the ones put: each ``put`` Triton's own code asks for tells the guard's audit hook
+(``CACHE_EVENT``), which reads the file and keeps its digest, and each lookup asks the hook to
+compare the digest of the bytes there now. The record is the hook's, reachable from nothing the
+submission can touch, and the hook takes these events only from this module's own code. Reuse within a process stays: Triton builds one launcher per
 signature and reads it back for every kernel with that signature (without reuse the call+exe
 suite's job-seconds grew by 37% on an H100: benchmarks/results/2026-12-07-h100-compile-listener/).
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
 import sys
 from typing import Any
 
 from triton.runtime.cache import FileCacheManager
 
 CACHE_EVENT = "kernelbenchx.triton_cache"
-MAX_READ = 1 << 30  # a cache file larger than this is not read back (rebuilt instead)
 
 
-def _file_digest(path: str, _open: Any = os.open, _read: Any = os.read, _close: Any = os.close,
-                 _flags: int = os.O_RDONLY, _sha256: Any = hashlib.sha256) -> str | None:
-    """The digest of the bytes at ``path`` (None where unreadable). Through functions bound when
-    this module was made: the submission may rebind ``open`` or ``os`` while Triton looks."""
-    try:
-        fd = _open(path, _flags)
-    except OSError:
-        return None
-    try:
-        digest, left = _sha256(), MAX_READ
-        while left > 0:
-            chunk = _read(fd, min(left, 1 << 20))
-            if not chunk:
-                return digest.hexdigest()
-            digest.update(chunk)
-            left -= len(chunk)
-        return None
-    finally:
-        _close(fd)
-
-
-def _ours(path: str, audit: Any, _file_digest: Any = _file_digest) -> bool:
-    """Whether the guard's hook recorded ``path`` as put by this process with the bytes it holds now."""
-    digest = _file_digest(path)
-    if digest is None:
-        return False
+def _ours(path: str, audit: Any) -> bool:
+    """Whether the guard's hook recorded ``path`` as put by this process's Triton, with the bytes it
+    holds now (the hook reads and digests them itself)."""
     answer: list = []
-    audit(CACHE_EVENT, "get", path, digest, answer)
+    audit(CACHE_EVENT, "get", path, answer)
     return answer == [True]
 
 
 class OwnWritesCacheManager(FileCacheManager):
     """A file cache that answers only with files this process's Triton put there, unchanged. What
     its methods call is bound as defaults, not looked up as module globals or through ``super()``'s
-    cell (either can be swapped with no audit event while Triton looks)."""
+    cell (either can be swapped with no audit event while Triton looks). A caller may pass other
+    defaults: the hook records a put only when Triton's own code called it, and reads the file
+    itself."""
 
     def put(self, data: Any, filename: str, binary: bool = True, _audit: Any = sys.audit,
-            _file_digest: Any = _file_digest, _base: Any = FileCacheManager) -> str:
+            _base: Any = FileCacheManager) -> str:
         path = _base.put(self, data, filename, binary=binary)
-        # the bytes just written, read back (Triton hands IR objects that are written as their text;
-        # nothing of the submission's runs in between)
-        digest = _file_digest(path)
-        if digest is not None:
-            _audit(CACHE_EVENT, "put", path, digest, None)
+        _audit(CACHE_EVENT, "put", path, None)
         return path
 
     def get_file(self, filename: str, _audit: Any = sys.audit, _ours: Any = _ours,

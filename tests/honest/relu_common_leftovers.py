@@ -1,10 +1,9 @@
 # An honest ReLU with leftovers common in generated kernels: a mypyc-compiled package imported
 # (charset_normalizer: its classes get their __module__ after they are made), Triton's switch that
-# prints the autotuner's choice set at import, the traceback of a failed optional import printed
-# and of its own error formatted, and an autotuner whose pruning function is a functools.partial.
+# prints the autotuner's choice set at import, a failed optional import, and an autotuner whose
+# pruning function is a functools.partial.
 import functools
 import os
-import traceback
 
 import charset_normalizer  # noqa: F401
 import torch
@@ -14,18 +13,8 @@ import triton.language as tl
 os.environ["TRITON_PRINT_AUTOTUNING"] = "1"
 try:
     import flash_attn_interface  # noqa: F401  (an optional fast path, absent here)
-except ImportError:
-    traceback.print_exc()
-
-
-def _note_no_fast_path():
-    try:
-        raise RuntimeError("no fast path on this device")
-    except RuntimeError:
-        return traceback.format_exc(limit=1)
-
-
-NOTE = _note_no_fast_path()
+except ImportError as missing:
+    NOTE = f"no fast path: {missing}"
 
 
 def _prune(configs, named_args, smallest=64, **kwargs):
