@@ -890,3 +890,54 @@ def test_an_autotuner_first_launched_in_a_pass_is_pinned_then_and_restored_after
 
 class _Mapping(dict):
     """A config's kwargs of the submission's own type: reading them would run its code."""
+
+
+GRIDS = """
+import triton
+
+
+def blocks(count, meta):
+    return (triton.cdiv(count, meta["BLOCK"]),)
+
+
+class Blocks:
+    def __init__(self, count):
+        self.count = count
+
+    def __call__(self, meta):
+        return (triton.cdiv(self.count, meta["BLOCK"]),)
+"""
+
+
+def test_a_partial_or_an_instance_as_grid_is_called_as_it_was_judged(tmp_path):
+    """A functools.partial of the submission's function, or an instance of its class, may be the
+    grid (Triton calls it back, and it runs the submission's own frame); Triton is handed what was
+    judged, so a pre-run hook that changes the partial (``__setstate__``) or the class's ``__call__``
+    after the check changes nothing Triton calls. A partial of a builtin stays refused."""
+    import functools
+    import importlib.util
+    from harness.sandbox.launch_check import LaunchCheck, LaunchRefused
+    submission = tmp_path / "submission.py"
+    submission.write_text(GRIDS)
+    spec = importlib.util.spec_from_file_location("grids_under_test", submission)
+    grids = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(grids)
+    check = LaunchCheck(str(submission))
+
+    given = functools.partial(grids.blocks, 8)
+    kwargs = {"grid": given}
+    check.check(None, (), kwargs)
+    judged = kwargs["grid"]
+    given.__setstate__((len, ("swapped",), {}, None))
+    assert judged is not given and judged({"BLOCK": 4}) == (2,)
+
+    instance = grids.Blocks(8)
+    kwargs = {"grid": instance}
+    check.check(None, (), kwargs)
+    judged = kwargs["grid"]
+    grids.Blocks.__call__ = lambda self, meta: (99,)
+    assert judged({"BLOCK": 4}) == (2,) and instance({"BLOCK": 4}) == (99,)
+
+    for builtin in (functools.partial(len), functools.partial(functools.partial(print))):
+        with pytest.raises(LaunchRefused, match="not a Python function of the submission's file"):
+            check.check(None, (), {"grid": builtin})

@@ -78,6 +78,8 @@ class LaunchCheck:
         # plain class whose __call__ is a function: read through C members and the classes' own
         # dictionaries, so nothing of the submission's runs as they are judged
         self._partial, self._partial_func = functools.partial, functools.partial.__dict__["func"].__get__
+        self._partial_args = functools.partial.__dict__["args"].__get__
+        self._partial_keywords = functools.partial.__dict__["keywords"].__get__
         self._type_mro, self._type_dict = type.__dict__["__mro__"].__get__, type.__dict__["__dict__"].__get__
         self._proxy_get, self._plain_class = type(type.__dict__).get, type
         self._tensor_types = (torch.Tensor, torch.nn.Parameter)
@@ -145,6 +147,18 @@ class LaunchCheck:
             return False
         filename = os.path.realpath(obj.__code__.co_filename)
         return filename == self._submission or filename.startswith(self._triton_dir)
+
+    def _as_judged(self, obj: Any, depth: int = 0) -> Any:
+        """A callable that does what ``obj`` (judged by :meth:`_callable_ok`) does now: a partial
+        remade from its function and arguments as they are, an instance bound to its class's
+        ``__call__`` as it is; a function as it is (its code cannot be changed)."""
+        kind = self._type(obj)
+        if kind is self._partial and depth < MAX_DEPTH:
+            return self._partial(self._as_judged(self._partial_func(obj), depth + 1),
+                                 *self._partial_args(obj), **self._partial_keywords(obj))
+        if kind is not self._function and kind is not self._method and self._type(kind) is self._plain_class:
+            return self._partial(self._class_call(kind), obj)
+        return obj
 
     def _class_call(self, cls: type) -> Any:
         """The ``__call__`` an instance of ``cls`` runs (the first in its classes' own dictionaries)."""
@@ -291,6 +305,9 @@ class LaunchCheck:
         grid = kwargs.get("grid")
         if callable(grid):
             self._callback(grid, "grid")
+            # (what Triton calls is what was judged: a partial or an instance can be changed after
+            # this check and before Triton calls it, by a pre-run hook of the submission's)
+            kwargs["grid"] = self._as_judged(grid)
         elif grid is not None:
             self._argument(grid)
         for value in args:
