@@ -150,9 +150,11 @@ def test_a_worker_that_dies_keeps_the_cases_it_finished(tmp_path):
     assert job["cases_passed"]["core"] > 0 and not job["exe_core_ok"]
 
 
-def test_a_case_whose_answer_is_zeros_or_empty_needs_no_launch_others_do():
-    """A wrapper may return a zeroed or empty buffer without launching (attention over no keys,
-    dropout with p=1, a sum over an empty dim); any other answer from non-empty inputs needs one."""
+def test_a_case_whose_answer_is_one_value_or_empty_needs_no_launch_others_do():
+    """A wrapper may return a filled or empty buffer without launching (attention over no keys,
+    dropout with p=1, a power with exponent 0, a sum over an empty dim: a fill is an allowed op and a
+    dummy launch would gain it nothing); any answer of several values from non-empty inputs needs one,
+    and so does NaN throughout (it never compares equal to itself)."""
     from harness.invoke import CallRecord
     from harness.run.judge import _has_work
     from harness.taskdef import Case
@@ -162,7 +164,9 @@ def test_a_case_whose_answer_is_zeros_or_empty_needs_no_launch_others_do():
     assert not _has_work(case, record(torch.zeros(1, 1, 8, 16)))
     assert not _has_work(case, record((torch.zeros(3), torch.empty(0))))
     assert not _has_work(Case("empty", torch.empty(0, 4)), record(torch.full((4,), 7.0)))
-    assert _has_work(case, record(torch.full((1, 1, 8, 16), 1e-30)))
-    assert _has_work(case, record((torch.zeros(3), torch.ones(1))))
+    assert not _has_work(case, record(torch.full((1, 1, 8, 16), 1e-30)))
+    assert not _has_work(case, record((torch.zeros(3), torch.ones(1))))
+    assert _has_work(case, record((torch.zeros(3), torch.tensor([1.0, 1e-30]))))
+    assert _has_work(case, record(torch.arange(4.0)))
     assert _has_work(case, record(torch.full((2,), float("nan"))))
     assert _has_work(Case("no tensors", 5), record(torch.rand(5)))
