@@ -91,10 +91,12 @@
 # pathlike_stat_of_sibling_folder native_copy_str_subclass_origin socket_module_copied_by_file
 # gc_debug_set_by_torch_callback thread_started_by_torch_pool profiler_toggled_through_torch
 # tests/honest/relu_pathlib_paths.py". Call 2 of that session ran them (and the session's honest
-# entries) natively; not yet native since: Triton's cache serving files this process put, unchanged
-# (the guard's digest record: PART=short's suite wall shows whether it is back near 172.8 s), and
-# im2col/flip/roll kernels counted as data movement (ENTRIES="tests/honest/conv2d_unfold_gemm.py"
-# runs as Convolution/conv2d.py only with its own task: eval it on its own).
+# entries) natively; not yet native since: Triton's cache serving files this process's Triton put,
+# unchanged (the guard's hook reads and digests each file, recording a put only when Triton's code
+# asked for it: PART=short's suite wall shows whether it is back near 172.8 s, and
+# tests/test_triton_cache.py runs natively too), a partial or instance grid handed to Triton as
+# judged, and im2col/flip/roll kernels counted as data movement (tests/honest/conv2d_unfold_gemm.py
+# as Convolution/conv2d.py: eval it on its own, the entries above run as Activation/relu.py).
 # Writes $OUT/verify_guards.tgz and prints a digest. A perf suite (device_suite.sh) then gives the
 # spread of timed_over_check_busy: python benchmarks/check_busy_table.py <journal>.
 set -uo pipefail
