@@ -13,9 +13,10 @@ So the worker's cache manager serves a file only if this process's Triton put it
 bytes are still the ones put: each ``put`` Triton's own code asks for tells the guard's audit hook
 (``CACHE_EVENT``), which reads the file and keeps its digest, and each lookup asks the hook to
 compare the digest of the bytes there now. The record is the hook's, reachable from nothing the
-submission can touch, and the hook takes these events only from this module's own code. Reuse within a process stays: Triton builds one launcher per
-signature and reads it back for every kernel with that signature (without reuse the call+exe
-suite's job-seconds grew by 37% on an H100: benchmarks/results/2026-12-07-h100-compile-listener/).
+submission can touch, and the hook takes these events only from this module's own code. Reuse
+within a process stays: Triton builds one launcher per signature and reads it back for every
+kernel with that signature (a cache that served nothing made the call+exe suite's job-seconds grow
+by 37% on an H100: benchmarks/results/2026-12-07-h100-compile-listener/).
 """
 
 from __future__ import annotations
