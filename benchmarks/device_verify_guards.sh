@@ -97,6 +97,12 @@
 # tests/test_triton_cache.py runs natively too), a partial or instance grid handed to Triton as
 # judged, and im2col/flip/roll kernels counted as data movement (tests/honest/conv2d_unfold_gemm.py
 # as Convolution/conv2d.py: eval it on its own, the entries above run as Activation/relu.py).
+# Last, and the riskiest never run natively: Triton's compiler/compiler.py and runtime/driver.py
+# counted as files that call back what the submission hands them (CALLBACK_FILES): Triton's own
+# compile (ptxas), launcher build (gcc) and load must still pass through them natively, since
+# each callee there is Triton's own code or named on the calling line. PART=short shows it first
+# (every honest solution would fail at its first launch if not); then ENTRIES="shell_through_lazydict
+# native_build_through_lazydict" and the ir_override refusals (launch keyword, config, compiled kernel).
 # Writes $OUT/verify_guards.tgz and prints a digest. A perf suite (device_suite.sh) then gives the
 # spread of timed_over_check_busy: python benchmarks/check_busy_table.py <journal>.
 set -uo pipefail

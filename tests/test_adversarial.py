@@ -109,6 +109,10 @@ EXPECTED = {
     # start a profiler session
     "gc_debug_set_by_torch_callback": ("integrity", "exe", "torch_fallback"),
     "thread_started_by_torch_pool": ("integrity", "call", "only on Triton's launch path"),
+    # Triton's compiler module calling whatever it is handed (LazyDict.get): a shell, and C built and
+    # loaded by Triton's helper, on what passed for Triton's launch path
+    "shell_through_lazydict": ("integrity", "call", "while calling back something the submission handed it"),
+    "native_build_through_lazydict": ("integrity", "call", "while calling back something the submission handed it"),
     # traceback's walker drained by traceback's code for a subclass's override, which keeps the frames
     "stacksummary_subclass_keeps_frames": ("integrity", "call", "tb_frame"),
     "profiler_toggled_through_torch": ("integrity", "call", "profiler session"),

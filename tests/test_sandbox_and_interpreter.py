@@ -941,3 +941,37 @@ def test_a_partial_or_an_instance_as_grid_is_called_as_it_was_judged(tmp_path):
     for builtin in (functools.partial(len), functools.partial(functools.partial(print))):
         with pytest.raises(LaunchRefused, match="not a Python function of the submission's file"):
             check.check(None, (), {"grid": builtin})
+
+
+def test_a_stage_output_taken_from_a_file_is_refused(tmp_path):
+    """Triton's ``ir_override`` replaces a compile stage's output with a file's (IR, PTX, a cubin):
+    the kernel would run code not compiled from its Triton source. Refused as a launch keyword, as a
+    config's attribute, and on a compiled kernel whose options carried it."""
+    from collections import namedtuple
+
+    import triton
+    from harness.sandbox.integrity import _overridden
+    from harness.sandbox.launch_check import LaunchCheck, LaunchRefused
+    submission = tmp_path / "submission.py"
+    submission.write_text("")
+    check = LaunchCheck(str(submission))
+    check.check(None, (), {"grid": (1,)})
+    with pytest.raises(LaunchRefused, match="ir_override"):
+        check.check(None, (), {"grid": (1,), "ir_override": "kernel.cubin"})
+
+    class Tuned:  # what the check reads of an autotuner: its configs
+        configs = None
+
+    tuned = Tuned()
+    tuned.configs = [triton.Config({"BLOCK": 64})]
+    check.check(tuned, (), {"grid": (1,)})
+    tuned.configs = [triton.Config({"BLOCK": 64}, ir_override="kernel.ptx")]
+    with pytest.raises(LaunchRefused, match="ir_override"):
+        check.check(tuned, (), {"grid": (1,)})
+
+    Metadata = namedtuple("Metadata", ["name", "ir_override"])
+    compiled = Tuned()
+    compiled.metadata = Metadata("k", None)
+    assert not _overridden(compiled)
+    compiled.metadata = Metadata("k", "kernel.cubin")
+    assert _overridden(compiled)

@@ -335,7 +335,11 @@ LAUNCH_PATH_EVENTS = frozenset({
 # Triton's files that call back what the submission hands it (hooks, the grid, pre-run hooks, the
 # interpreted kernel, the benchmarked function): a launch-path primitive asked for with one of them
 # innermost is the callback's doing, not Triton's (called_back in _make_hook).
-CALLBACK_FILES = {"triton": ("runtime/jit.py", "runtime/autotuner.py", "runtime/interpreter.py", "testing.py")}
+# (compiler.py and driver.py too: LazyDict.get calls whatever function it was handed, and
+# _create_driver whatever class; the submission entered Triton there and had its build helper
+# compile and load C of its own, or run a shell: native_through_lazydict.py)
+CALLBACK_FILES = {"triton": ("runtime/jit.py", "runtime/autotuner.py", "runtime/interpreter.py", "testing.py",
+                             "compiler/compiler.py", "runtime/driver.py")}
 # The harness's own uses of a proxied primitive once armed ((file in the harness package, function)
 # -> (the primitives, whether the submission may be on the stack meanwhile)): in CPU mode the
 # interpreter's libdevice calls are evaluated with torch, with dispatch off (the kernel's own math,

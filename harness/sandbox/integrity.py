@@ -132,6 +132,13 @@ _NO_GUARD = ("the launch path is sealed: no guard answers for it in this process
              "or LaunchCounter.router for a hook of your own)")
 
 
+def _overridden(kernel: Any) -> bool:
+    """Whether a compiled kernel was compiled with ``ir_override`` (read from its own fields)."""
+    fields = getattr(kernel, "__dict__", None)
+    metadata = fields.get("metadata") if type(fields) is dict else None
+    return getattr(metadata, "ir_override", None) is not None
+
+
 def _sealed_launch(key: str, audit: Any = sys.audit, event: str = LAUNCH_EVENT) -> Any:
     """A stand-in for one of Triton's launch methods that holds nothing of the harness's: each call
     asks the audit hook for what to run (the original, checked and counted) and the context to run
@@ -253,6 +260,9 @@ class LaunchCounter:
             if type(caller_file) is str and caller_file == self._interpreter_file and self.in_launch:
                 self._depth.ran = True
             return self._originals[key], nullcontext()
+        if key == "compiled" and _overridden(kernel):
+            raise PermissionError("tampering: a compiled kernel whose stage output was taken from a file "
+                                  "(ir_override): it runs code not compiled from its Triton source")
         if key == "compiled" and kwargs.get("stream") is not None:
             # the timer follows the streams of torch's current stream at each launch; a raw
             # handle names one it would not hear of, whose work then runs past the clock

@@ -44,6 +44,10 @@ COMPILER_ENV_NAMES = frozenset({"CC", "CXX", "PATH", "LIBRARY_PATH", "CPATH", "C
 # switch that prints the autotuner's choice (TRITON_PRINT_AUTOTUNING, as common a leftover)
 COMPILER_ENV_EXEMPT = frozenset({"CUDA_LAUNCH_BLOCKING", "CUDA_DEVICE_ORDER", "TRITON_PRINT_AUTOTUNING"})
 MAX_DEPTH = 8  # Autotuner -> Heuristics -> ... -> JITFunction
+# Triton's option to replace a compile stage's output with a file's (IR, PTX, a cubin): a kernel
+# then runs code that was not compiled from its Triton source
+IR_OVERRIDE = ("a launch or config asks Triton to take a stage's output from a file (ir_override): the kernel "
+               "would run code not compiled from its Triton source")
 
 
 class LaunchRefused(PermissionError):
@@ -302,6 +306,8 @@ class LaunchCheck:
     def check(self, kernel: Any, args: tuple, kwargs: dict) -> None:
         """Raise :class:`LaunchRefused` unless launching ``kernel`` with ``args``/``kwargs`` hands
         Triton nothing it would call back (on every launch: kept cheap)."""
+        if kwargs.get("ir_override") is not None:
+            self._refuse(IR_OVERRIDE)
         grid = kwargs.get("grid")
         if callable(grid):
             self._callback(grid, "grid")
@@ -328,6 +334,8 @@ class LaunchCheck:
                 config_attributes = self._vars(config) if hasattr(config, "__dict__") else {}
                 for name in ("pre_hook", "post_hook"):
                     self._callback(config_attributes.get(name), f"config {name}")
+                if config_attributes.get("ir_override") is not None:
+                    self._refuse(IR_OVERRIDE)
             values = attributes.get("values")
             if self._type(values) is dict:
                 for value in values.values():
