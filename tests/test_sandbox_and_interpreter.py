@@ -946,11 +946,12 @@ def test_a_partial_or_an_instance_as_grid_is_called_as_it_was_judged(tmp_path):
 def test_a_stage_output_taken_from_a_file_is_refused(tmp_path):
     """Triton's ``ir_override`` replaces a compile stage's output with a file's (IR, PTX, a cubin):
     the kernel would run code not compiled from its Triton source. Refused as a launch keyword, as a
-    config's attribute, and on a compiled kernel whose options carried it."""
+    config's attribute, and on a compiled kernel whose options carried it; so is a compiled kernel
+    made from IR rather than a Triton function (``triton.compile("kernel.ptx")``)."""
     from collections import namedtuple
 
     import triton
-    from harness.sandbox.integrity import _overridden
+    from harness.sandbox.integrity import _not_from_triton_source
     from harness.sandbox.launch_check import LaunchCheck, LaunchRefused
     submission = tmp_path / "submission.py"
     submission.write_text("")
@@ -969,9 +970,14 @@ def test_a_stage_output_taken_from_a_file_is_refused(tmp_path):
     with pytest.raises(LaunchRefused, match="ir_override"):
         check.check(tuned, (), {"grid": (1,)})
 
+    # a compiled kernel (triton.compile's): from a Triton function, not from IR or with a stage overridden
+    from triton.compiler import ASTSource
     Metadata = namedtuple("Metadata", ["name", "ir_override"])
     compiled = Tuned()
+    compiled.src = ASTSource.__new__(ASTSource)
     compiled.metadata = Metadata("k", None)
-    assert not _overridden(compiled)
+    assert _not_from_triton_source(compiled, ASTSource) is None
     compiled.metadata = Metadata("k", "kernel.cubin")
-    assert _overridden(compiled)
+    assert "ir_override" in _not_from_triton_source(compiled, ASTSource)
+    compiled.src, compiled.metadata = "kernel.ptx", Metadata("k", None)
+    assert "compiled from IR" in _not_from_triton_source(compiled, ASTSource)

@@ -132,11 +132,19 @@ _NO_GUARD = ("the launch path is sealed: no guard answers for it in this process
              "or LaunchCounter.router for a hook of your own)")
 
 
-def _overridden(kernel: Any) -> bool:
-    """Whether a compiled kernel was compiled with ``ir_override`` (read from its own fields)."""
+def _not_from_triton_source(kernel: Any, ast_source: Any) -> str | None:
+    """Why a compiled kernel (``triton.compile``'s, launched as ``compiled[grid](...)``) was not
+    compiled from a Triton function, read from its own fields: compiled from IR, PTX or a binary
+    of the submission's (``triton.compile("kernel.ptx")``), or with a stage's output taken from a
+    file (``ir_override``). None: from Triton source."""
     fields = getattr(kernel, "__dict__", None)
-    metadata = fields.get("metadata") if type(fields) is dict else None
-    return getattr(metadata, "ir_override", None) is not None
+    if type(fields) is not dict:
+        return "of no known kind"
+    if ast_source is not None and type(fields.get("src")) is not ast_source:
+        return "compiled from IR or a binary (triton.compile of a file)"
+    if getattr(fields.get("metadata"), "ir_override", None) is not None:
+        return "whose stage output was taken from a file (ir_override)"
+    return None
 
 
 def _sealed_launch(key: str, audit: Any = sys.audit, event: str = LAUNCH_EVENT) -> Any:
@@ -214,6 +222,7 @@ class LaunchCounter:
         self._patched: list[tuple[type, str, Any, Any]] = []  # class, attribute, original, stand-in
         self._originals: dict[str, Any] = {}
         self._interpreter_file: str | None = None  # where the interpreter's grid loop is (PROGRAM)
+        self._ast_source: Any = None  # Triton's class of a kernel's Triton source (install)
         self.track_streams = False   # perf: note the CUDA stream of every launch (see take_streams)
         self._streams: set = set()
 
@@ -260,9 +269,11 @@ class LaunchCounter:
             if type(caller_file) is str and caller_file == self._interpreter_file and self.in_launch:
                 self._depth.ran = True
             return self._originals[key], nullcontext()
-        if key == "compiled" and _overridden(kernel):
-            raise PermissionError("tampering: a compiled kernel whose stage output was taken from a file "
-                                  "(ir_override): it runs code not compiled from its Triton source")
+        if key == "compiled":
+            why = _not_from_triton_source(kernel, self._ast_source)
+            if why:
+                raise PermissionError(f"tampering: a compiled kernel {why}: it runs code not compiled from "
+                                      "Triton source")
         if key == "compiled" and kwargs.get("stream") is not None:
             # the timer follows the streams of torch's current stream at each launch; a raw
             # handle names one it would not hear of, whose work then runs past the clock
@@ -309,6 +320,11 @@ class LaunchCounter:
         """Patch the launch paths of whichever Triton is installed (3.x native and interpreter,
         autotune and heuristics, a compiled kernel's launcher)."""
         from triton.runtime import autotuner, jit
+        try:
+            from triton.compiler.compiler import ASTSource
+            self._ast_source = ASTSource
+        except ImportError:  # pragma: no cover - a Triton without it
+            pass
         targets = [(jit.JITFunction, "run", "run:jit")]
         try:
             from triton.runtime import interpreter
