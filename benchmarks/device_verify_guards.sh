@@ -103,6 +103,9 @@
 # each callee there is Triton's own code or named on the calling line. PART=short shows it first
 # (every honest solution would fail at its first launch if not); then ENTRIES="shell_through_lazydict
 # native_build_through_lazydict" and the ir_override refusals (launch keyword, config, compiled kernel).
+# Session 27 (2026-12-07, benchmarks/results/2026-12-07-h100-callback-files-native/): all of the above
+# ran natively on an H100 (PART=first: the quick eval that stops the call if the honest ReLU is
+# refused, then call_exe, 184 of 184 ok, and the cache, grid and stage-output tests).
 # Writes $OUT/verify_guards.tgz and prints a digest. A perf suite (device_suite.sh) then gives the
 # spread of timed_over_check_busy: python benchmarks/check_busy_table.py <journal>.
 set -uo pipefail
@@ -157,6 +160,31 @@ PY
   tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
   step rest_files "${REST_FILES_S:-200}" python3 -m pytest -q -p no:cacheprovider -rfEs --tb=short tests/test_saved_results.py \
     tests/test_crash_retry.py tests/test_disk_watch.py tests/test_frozen_types.py tests/test_command_channel.py
+  tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
+elif [ "${PART:-}" = first ]; then  # session 27: a quick eval first (an honest relu refused at its first launch stops the call), then call_exe and the cache tests
+  python3 - "$R/quick.jsonl" <<'PY'
+import json, sys
+rows = [("Activation/relu.py", "solutions/Activation/relu.py"), ("Convolution/conv2d.py", "tests/honest/conv2d_unfold_gemm.py"),
+        ("Activation/relu.py", "tests/adversarial/shell_through_lazydict.py"), ("Activation/relu.py", "tests/adversarial/native_build_through_lazydict.py"),
+        ("Activation/relu.py", "tests/honest/relu_callable_grids.py"), ("Activation/relu.py", "tests/honest/relu_pathlib_paths.py")]
+with open(sys.argv[1], "w") as out:
+    for i, (task, path) in enumerate(rows):
+        out.write(json.dumps({"file": task, "predict": open(path).read(), "sample_id": i, "source": path}) + "\n")
+PY
+  step quick 120 python3 -m harness.cli eval "$R/quick.jsonl" --out "$R/quick" -q --no-perf
+  python3 - "$R/quick/metrics.json" "$R/quick.jsonl" > "$R/quick_verdicts.txt" <<'PY'
+import json, sys
+src = [json.loads(line)["source"] for line in open(sys.argv[2])]
+for rec in sorted(json.load(open(sys.argv[1])), key=lambda r: r["sample_id"]):
+    print(src[rec["sample_id"]], rec["verdict"], (rec["call"]["detail"] + " | " + rec["exe"]["detail"])[-300:].replace("\n", " "))
+PY
+  cat "$R/quick_verdicts.txt"
+  tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
+  if ! grep -q "^solutions/Activation/relu.py ok" "$R/quick_verdicts.txt"; then echo "honest relu refused: stopping"; exit 1; fi
+  step call_exe "${CALL_EXE_S:-220}" python3 benchmarks/throughput.py --out "$R/tp" --parts call_exe --suite-timeout "$(( ${CALL_EXE_S:-220} - 10 ))"
+  tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
+  step cache_tests 120 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_triton_cache.py tests/test_compile_times.py \
+    tests/test_sandbox_and_interpreter.py -k "stage_output or as_grid or cache or compile"
   tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
 elif [ "${PART:-}" = short ]; then  # honest solutions (184 jobs: 176 s on an H100) and the random statistics
   step call_exe "${CALL_EXE_S:-220}" python3 benchmarks/throughput.py --out "$R/tp" --parts call_exe --suite-timeout "$(( ${CALL_EXE_S:-220} - 10 ))"
