@@ -166,7 +166,12 @@ elif [ "${PART:-}" = first ]; then  # session 27: a quick eval first (an honest 
 import json, sys
 rows = [("Activation/relu.py", "solutions/Activation/relu.py"), ("Convolution/conv2d.py", "tests/honest/conv2d_unfold_gemm.py"),
         ("Activation/relu.py", "tests/adversarial/shell_through_lazydict.py"), ("Activation/relu.py", "tests/adversarial/native_build_through_lazydict.py"),
-        ("Activation/relu.py", "tests/honest/relu_callable_grids.py"), ("Activation/relu.py", "tests/honest/relu_pathlib_paths.py")]
+        ("Activation/relu.py", "tests/honest/relu_callable_grids.py"), ("Activation/relu.py", "tests/honest/relu_pathlib_paths.py"),
+        ("Activation/relu.py", "tests/honest/relu_autotune_hooks_of_triton.py"),
+        ("Activation/relu.py", "tests/honest/relu_env_and_knob_leftovers.py")]
+rows += [("Activation/relu.py", f"tests/adversarial/{name}.py") for name in (
+    "grid_async_compile_thread", "grid_test_runner_shell", "lazydict_test_runner_shell", "lazydict_knobs_tool_shell",
+    "prerun_hook_amd_codegen_loader")]
 with open(sys.argv[1], "w") as out:
     for i, (task, path) in enumerate(rows):
         out.write(json.dumps({"file": task, "predict": open(path).read(), "sample_id": i, "source": path}) + "\n")
@@ -186,6 +191,10 @@ PY
   step cache_tests 120 python3 -m pytest -q -p no:cacheprovider -rfEs tests/test_triton_cache.py tests/test_compile_times.py \
     tests/test_sandbox_and_interpreter.py -k "stage_output or as_grid or cache or compile"
   tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
+  if [ "${GPU_ATTACKS_S:-0}" != 0 ]; then
+    step gpu_attacks "$GPU_ATTACKS_S" python3 -m pytest -q -p no:cacheprovider -rfEs -m gpu tests/test_adversarial.py
+    tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards
+  fi
 elif [ "${PART:-}" = short ]; then  # honest solutions (184 jobs: 176 s on an H100) and the random statistics
   step call_exe "${CALL_EXE_S:-220}" python3 benchmarks/throughput.py --out "$R/tp" --parts call_exe --suite-timeout "$(( ${CALL_EXE_S:-220} - 10 ))"
   tar czf "$OUT/verify_guards.tgz" -C /tmp verify_guards

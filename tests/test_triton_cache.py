@@ -98,6 +98,15 @@ class Base:
         return str(other)
 assert type(manager).put(manager, b"", "other.so", True, sys.audit, Base) == str(other)
 assert manager.get_file("other.so") is None, "a put Triton's code did not ask for records nothing"
+import functools
+from triton.compiler.compiler import LazyDict
+lazy = LazyDict({})  # Triton's code that calls whatever it is handed, on a line that names no put
+lazy.add(functools.partial(manager.put, b"planted", "lazy.so"), ())
+try:
+    lazy.get()
+except TypeError:  # (the dict it merges the path into)
+    pass
+assert manager.get_file("lazy.so") is None, "a put handed to Triton code that calls what it is handed records nothing"
 print("checked")
 """
 
@@ -105,8 +114,8 @@ print("checked")
 def test_the_guard_serves_only_what_the_process_put_there_unchanged(cache_dir):
     """Under the guard's hook (as in a worker): a compiled kernel's files Triton put are served again
     (a cache hit) until their bytes change; a file Triton never put is not, nor one the manager's
-    put recorded when called by anything but Triton's code; the event is refused from any code but
-    the manager's."""
+    put recorded when called by anything but Triton's code on a line that calls put (the compiler's
+    LazyDict.get calls what it is handed); the event is refused from any code but the manager's."""
     job = cache_dir / "job"
     (job / "triton-cache").mkdir(parents=True)
     done = subprocess.run([sys.executable, "-c", GUARDED_CACHE, str(job), str(ROOT / "tests")], capture_output=True, text=True,

@@ -352,9 +352,20 @@ HARNESS_PROXY_USES = {
     ("sealed_files.py", "sealable_file"): (("os.memfd_create", "posix.memfd_create"), False),
     ("gpu_memory_cap.py", "cap_gpu_memory"): (("torch._C._cuda_setMemoryFraction",), False),
 }
-# Triton's files that build native modules from C source they are handed (compile_module_from_src):
-# Triton's launch path calls them from its driver, never straight from a callback caller.
-TRITON_BUILDER_FILES = ("runtime/build.py",)
+# Where Triton's own machinery is, for a callback caller's callee (trusted_entry in _make_hook): the
+# compiler, the runtime, the NVIDIA backend and triton.language (files or folders of Triton's
+# package). Not the rest of Triton: its test runner, knobs (NvidiaTool.from_path runs the path it
+# is given), testing helpers, tools, profiler and other backends start a program, a thread or load
+# a library named by their arguments, and reached from a callback caller they would do it for the
+# submission (``_test_runner._run`` handed to the compiler's LazyDict ran a shell; the AMD
+# backend's codegen loader loaded the submission's C). Triton's callback callers reach those only
+# through the machinery (the NVIDIA backend reads the ptxas knob), which is then the callee judged. Nor, in the runtime (``TRITON_NOT_MACHINERY``), the builder of
+# native modules from C source (compile_module_from_src: Triton's launch path calls it from its
+# driver, never straight from a callback caller) and the async-compile helper (its submit starts a
+# thread of an executor the caller names, on which the submission's code then ran unwatched).
+TRITON_MACHINERY = ("compiler/", "runtime/", "backends/nvidia/", "backends/__init__.py", "backends/compiler.py",
+                    "backends/driver.py", "_utils.py", "language/", "experimental/")
+TRITON_NOT_MACHINERY = ("runtime/build.py", "runtime/_async_compile.py")
 # Library lines that take a frame for their own bookkeeping while the submission may be on the stack
 # (package, file in it, the line's text, the local that is the depth or None for a constant; texts of
 # several versions may be listed, a line absent from the installed one is ignored):
@@ -714,7 +725,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     harness_proxy_uses = {(f"{policy.harness_dir}/{f}", name): use for (f, name), use in HARNESS_PROXY_USES.items()}
     caller_tokens = _line_tokens(policy.callback_files)
     triton_dirs = tuple(d for d in (_package_dir("triton"),) if d)
-    triton_builders = frozenset(f"{d}/{f}" for d in triton_dirs for f in TRITON_BUILDER_FILES)
+    not_machinery = frozenset(f"{d}/{f}" for d in triton_dirs for f in TRITON_NOT_MACHINERY)
+    triton_machinery = tuple(f"{d}/{f}" for d in triton_dirs for f in TRITON_MACHINERY)
     traceback_walkers = _traceback_walkers()
     traceback_file = next(iter(traceback_walkers))[0] if traceback_walkers else None
     module_spec = _module_spec_reader()
@@ -833,10 +845,11 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     def trusted_entry(caller, entry) -> bool:
         """Whether ``entry`` (a library frame) is what ``caller`` (a Triton callback caller or a
         harness frame) called itself, not a callable of the submission's it called back: Triton's
-        own code (its compiler, driver, cache, knobs; not the builder of native modules from C
-        source), or a function named on the line the caller is running."""
+        own machinery (``TRITON_MACHINERY``: its compiler, runtime, driver, cache, knobs; not the
+        builder of native modules from C source nor the async-compile helper), or a function named
+        on the line the caller is running."""
         filename = entry.f_code.co_filename
-        if under(filename, triton_dirs) and filename not in triton_builders:
+        if filename.startswith(triton_machinery) and filename not in not_machinery:
             return True
         if caller.f_code in stand_in_codes:
             return False
@@ -1435,10 +1448,13 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             real = resolved(path)
             if action == "put":
                 # only a put Triton's own code asked for (its compiler, its builder, its cache's
-                # put_group), of a file in the job's cache: the manager's put called otherwise, with
-                # helpers of the caller's choosing, records nothing
+                # put_group) on a line that calls put, of a file in the job's cache: the manager's
+                # put called otherwise, with helpers of the caller's choosing, or handed to Triton
+                # code that calls whatever it is handed (the compiler's LazyDict.get, a partial
+                # with the planted bytes), records nothing
                 caller = frame.f_back
                 if caller is not None and under(caller.f_code.co_filename, triton_dirs) and under(real, caches) \
+                        and b".put(" in source_line(caller.f_code.co_filename, caller.f_lineno) \
                         and len_(cache_record) < 100_000:
                     data = read_file(real, MAX_CACHE_FILE)
                     if data is not None:

@@ -9,7 +9,11 @@ would run with Triton's authority. And Triton's compiler runs programs named by 
 launch run its program. Before every launch, :class:`LaunchCheck` therefore requires:
 
 - every callable Triton will call back (hooks, the grid, pre-run hooks, an interpreted kernel's
-  function) to be a Python function or method written in the submission's file (or Triton's own);
+  function) to be a Python function or method written in the submission's file, or one of the few
+  of Triton's own that Triton itself hands back there (``TRITON_CALLBACKS``): any other Triton
+  function is a gadget, whose frames the guard trusts (``_test_runner._run`` as a grid ran a shell,
+  ``AsyncCompileMode.submit`` started a thread that ran torch unwatched, the AMD backend's loader as
+  a pre-run hook loaded the submission's C);
 - every kernel argument to be a plain tensor, a number, a string, ``None`` or one of Triton's own
   types (tuples of those too);
 - and, checked after the import, after each call and whenever Triton is about to run a program or
@@ -34,15 +38,31 @@ from harness.shadowing import shadowed
 
 _OWN_DICT = object.__getattribute__  # an instance's own __dict__ (a data descriptor of its type)
 
-HOOK_ATTRIBUTES = ("pre_hook", "post_hook", "early_config_prune", "perf_model")
+HOOK_ATTRIBUTES = ("pre_hook", "post_hook", "early_config_prune", "perf_model", "_do_bench")
+# Triton's own functions that may be handed back to it (file in Triton's package, start of the
+# qualified name): the autotuner's default hooks and benchmark wrappers (lambdas and closures its
+# __init__ makes), and the benchmark functions of triton.testing (autotune(do_bench=...)); and
+# for a kernel function only (an interpreted kernel, a @jit helper handed as an argument),
+# triton.language's @jit helpers
+TRITON_CALLBACKS = (("runtime/autotuner.py", "Autotuner.__init__.<locals>."), ("testing.py", "do_bench"))
+TRITON_KERNEL_FUNCTIONS = (("language/", ""),)
 # Environment variables that name or steer the programs and libraries Triton's compiler uses
 COMPILER_ENV_PREFIXES = ("TRITON_", "CUDA_", "NVIDIA_", "LD_", "PTXAS", "NVCC")
 COMPILER_ENV_NAMES = frozenset({"CC", "CXX", "PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH",
                                 "PYTHONPATH", "HOME", "TMPDIR", "XDG_CACHE_HOME"})
 # ...but for these, which steer no compiler: CUDA's debugging switches (CUDA_LAUNCH_BLOCKING set
-# at import is a common leftover; it only makes launches wait for their kernels), and Triton's
-# switch that prints the autotuner's choice (TRITON_PRINT_AUTOTUNING, as common a leftover)
-COMPILER_ENV_EXEMPT = frozenset({"CUDA_LAUNCH_BLOCKING", "CUDA_DEVICE_ORDER", "TRITON_PRINT_AUTOTUNING"})
+# at import is a common leftover; it only makes launches wait for their kernels), the device
+# selection and connection count read when a CUDA context starts (the worker's is made before the
+# import, so setting them there changes nothing of its own: common leftovers of scripts that pick a
+# card), Triton's switch that prints the autotuner's choice (TRITON_PRINT_AUTOTUNING, as common a
+# leftover) and the one that lets a kernel read non-constexpr globals (its own error message
+# recommends it; it changes which kernels compile, not which programs run)
+COMPILER_ENV_EXEMPT = frozenset({"CUDA_LAUNCH_BLOCKING", "CUDA_DEVICE_ORDER", "CUDA_VISIBLE_DEVICES",
+                                 "CUDA_DEVICE_MAX_CONNECTIONS", "TRITON_PRINT_AUTOTUNING",
+                                 "TRITON_ALLOW_NON_CONSTEXPR_GLOBALS"})
+# Triton's knobs that may change after the import, for the same reason (section, name): the
+# autotuner's printing of its choice
+KNOBS_EXEMPT = frozenset({("autotuning", "print")})
 MAX_DEPTH = 8  # Autotuner -> Heuristics -> ... -> JITFunction
 # Triton's option to replace a compile stage's output with a file's (IR, PTX, a cubin): a kernel
 # then runs code that was not compiled from its Triton source
@@ -137,20 +157,30 @@ class LaunchCheck:
     def _refuse(self, what: str) -> None:
         raise LaunchRefused(f"tampering: {what}")
 
-    def _callable_ok(self, obj: Any, depth: int = 0) -> bool:
+    def _callable_ok(self, obj: Any, depth: int = 0, kernel: bool = False) -> bool:
         if obj is None:
             return True
         kind = self._type(obj)
         if kind is self._partial:
-            return depth < MAX_DEPTH and self._callable_ok(self._partial_func(obj), depth + 1)
+            return depth < MAX_DEPTH and self._callable_ok(self._partial_func(obj), depth + 1, kernel)
         if kind is self._method:
             obj = obj.__func__
         elif kind is not self._function and self._type(kind) is self._plain_class:
             obj = self._class_call(kind)  # an instance called: its class's __call__
         if self._type(obj) is not self._function:
             return False
-        filename = os.path.realpath(obj.__code__.co_filename)
-        return filename == self._submission or filename.startswith(self._triton_dir)
+        code = obj.__code__
+        filename = os.path.realpath(code.co_filename)
+        if filename == self._submission:
+            return True
+        if not filename.startswith(self._triton_dir):
+            return False
+        inside = filename[len(self._triton_dir):]
+        for where, name in TRITON_CALLBACKS + (TRITON_KERNEL_FUNCTIONS if kernel else ()):
+            placed = inside.startswith(where) if where.endswith("/") else inside == where
+            if placed and code.co_qualname.startswith(name):
+                return True
+        return False
 
     def _as_judged(self, obj: Any, depth: int = 0) -> Any:
         """A callable that does what ``obj`` (judged by :meth:`_callable_ok`) does now: a partial
@@ -172,10 +202,11 @@ class LaunchCheck:
                 return found
         return None
 
-    def _callback(self, obj: Any, what: str) -> None:
-        if not self._callable_ok(obj):
+    def _callback(self, obj: Any, what: str, kernel: bool = False) -> None:
+        if not self._callable_ok(obj, kernel=kernel):
             self._refuse(f"the {what} Triton would call is a {self._type(obj).__name__}, not a Python function of "
-                         "the submission's file (Triton calls it back with its own authority)")
+                         "the submission's file (Triton calls it back with its own authority; of Triton's own "
+                         "functions only those Triton itself hands back there are allowed)")
 
     def _argument(self, value: Any, depth: int = 0) -> None:
         kind = self._type(value)
@@ -196,7 +227,7 @@ class LaunchCheck:
                 self._numbers += (self._len(value) // 8 + 1) if kind in self._str_types else 1
             return
         if kind in self._jit_types:  # a @triton.jit function handed to a kernel (a constexpr parameter)
-            self._callback(self._vars(value).get("fn"), "function of a @triton.jit argument")
+            self._callback(self._vars(value).get("fn"), "function of a @triton.jit argument", kernel=True)
             return
         if kind in self._inspected_types:
             # a constexpr's value, a tensor descriptor's base and sizes: handed on to Triton too
@@ -351,7 +382,7 @@ class LaunchCheck:
                 break
             if self._type(node) is self._function:
                 # the interpreter calls it (and the compiler reads its source): Python code of the submission's file
-                self._callback(node, "kernel function")
+                self._callback(node, "kernel function", kernel=True)
                 break
 
 def _plain_function() -> None:
@@ -422,7 +453,7 @@ def _knobs_state() -> str:
         if _type_module(type(section)) != "triton.knobs" or isinstance(section, type):
             continue
         state = getattr(section, "__dict__", {})
-        parts.append(f"{name}={sorted((k, _shown(v)) for k, v in state.items())!r}")
+        parts.append(f"{name}={sorted((k, _shown(v)) for k, v in state.items() if (name, k) not in KNOBS_EXEMPT)!r}")
         for attr, value in sorted(vars(type(section)).items()):
             calls = getattr(value, "calls", None)
             if isinstance(calls, list):
