@@ -171,7 +171,7 @@ rows = [("Activation/relu.py", "solutions/Activation/relu.py"), ("Convolution/co
         ("Activation/relu.py", "tests/honest/relu_env_and_knob_leftovers.py")]
 rows += [("Activation/relu.py", f"tests/adversarial/{name}.py") for name in (
     "grid_async_compile_thread", "grid_test_runner_shell", "lazydict_test_runner_shell", "lazydict_knobs_tool_shell",
-    "prerun_hook_amd_codegen_loader")]
+    "prerun_hook_amd_codegen_loader", "trampoline_check_shell", "trampoline_check_thread", "torch_user_fn_shell")]
 with open(sys.argv[1], "w") as out:
     for i, (task, path) in enumerate(rows):
         out.write(json.dumps({"file": task, "predict": open(path).read(), "sample_id": i, "source": path}) + "\n")

@@ -118,6 +118,16 @@ EXPECTED = {
     "prerun_hook_amd_codegen_loader": ("integrity", "call", "the pre-run hook Triton would call is a function, not a Python"),
     "lazydict_test_runner_shell": ("integrity", "call", "called triton/_test_runner.py (_run), which asked for it"),
     "lazydict_knobs_tool_shell": ("integrity", "call", "called triton/knobs.py (from_path), which asked for it"),
+    # trampolines: Triton's and torch's code that calls whatever it is handed (the code generator's
+    # _check(cond, msg_fn), torch's call_user_defined_fn), a finalizer running such a chain between
+    # calls, and the remote cache's _materialize putting the submission's bytes as Triton's own
+    "trampoline_check_shell": ("integrity", "call", "asked for it on a line that names no such call"),
+    "trampoline_check_thread": ("integrity", "call", "asked for it on a line that names no such call"),
+    "trampoline_check_native_build": ("integrity", "call", "(compile_module_from_src), which asked for it, without naming it"),
+    "torch_user_fn_shell": ("integrity", "call", "asked for it on a line that names no such call"),
+    "torch_user_fn_native_build": ("integrity", "call", "(compile_module_from_src), which asked for it, without naming it"),
+    "finalizer_trampoline_shell": ("integrity", "exe", "no_triton_launch"),
+    "cache_put_through_materialize": ("integrity", "exe", "no_triton_launch"),
     # traceback's walker drained by traceback's code for a subclass's override, which keeps the frames
     "stacksummary_subclass_keeps_frames": ("integrity", "call", "tb_frame"),
     "profiler_toggled_through_torch": ("integrity", "call", "profiler session"),

@@ -112,6 +112,18 @@ REFUSED_EVENTS = frozenset({"cpython.PyInterpreterState_New",
     "socket.__new__",
 })
 REFUSED_PREFIXES = ("ctypes.", "_ctypes.", "cffi.")
+# A process or thread a library starts is started on a line that says so (Triton's ptxas, C
+# compiler, ldconfig and tool-version checks; a thread's start or an executor's submit): a library
+# line that calls whatever it was handed (Triton's code generator's `_check(cond, msg_fn)`,
+# `LazyDict.get`, torch's `call_user_defined_fn`, a finalizer) asked on behalf of a callable with no
+# frame of its own (trampolined in _make_hook)
+PROCESS_EVENTS = frozenset({"os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
+                            "subprocess.Popen", "pty.spawn", "_posixsubprocess.fork_exec"})
+THREAD_STARTS = frozenset({"_thread.start_new_thread", "_thread.start_new", "_thread.start_joinable_thread",
+                           "threading._start_new_thread", "threading._start_joinable_thread"})
+PROCESS_CALL_WORDS = (b"subprocess", b"Popen", b"check_output", b"check_call", b"getoutput", b"system(", b"spawn",
+                      b"fork", b"execv", b"execl")
+THREAD_CALL_WORDS = (b".start(", b"Thread(", b"submit(", b"start_new_thread", b".map(")
 # What the instruction that asks for each primitive names (see instruction_reader)
 PRIMITIVE_NAMES = {"sys._getframe": ("_getframe",), "sys._current_frames": ("_current_frames",),
                    "sys._current_exceptions": ("_current_exceptions",), "sys.settrace": ("settrace",),
@@ -366,6 +378,13 @@ HARNESS_PROXY_USES = {
 TRITON_MACHINERY = ("compiler/", "runtime/", "backends/nvidia/", "backends/__init__.py", "backends/compiler.py",
                     "backends/driver.py", "_utils.py", "language/", "experimental/")
 TRITON_NOT_MACHINERY = ("runtime/build.py", "runtime/_async_compile.py")
+# Triton's functions that put files into its cache ((file, function), None: any function of the
+# file): the compiler, the builder of native modules, the cache's own group index, the autotuner's
+# results and the driver. Not the remote cache's _materialize, whose line takes the manager, the
+# bytes and the name from its arguments: handed to a trampoline it wrote the submission's bytes
+# under any name as Triton's own put (cache_put_through_materialize.py)
+TRITON_CACHE_WRITERS = (("compiler/compiler.py", "compile"), ("runtime/build.py", None), ("runtime/cache.py", "put_group"),
+                        ("runtime/autotuner.py", None), ("backends/nvidia/driver.py", None))
 # Library lines that take a frame for their own bookkeeping while the submission may be on the stack
 # (package, file in it, the line's text, the local that is the depth or None for a constant; texts of
 # several versions may be listed, a line absent from the installed one is ignored):
@@ -704,6 +723,9 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     eval_frame_setter, eval_frame_hooks = EVAL_FRAME_SETTER, frozenset(f"{EVAL_FRAME_MODULE}.{n}" for n in EVAL_FRAME_HOOKS)
     with_submission_on_stack, dispatch_disablers = REFUSED_WITH_SUBMISSION_ON_STACK, DISPATCH_DISABLERS
     beside_the_call = BESIDE_THE_CALL
+    process_events, thread_starts = PROCESS_EVENTS, THREAD_STARTS
+    process_words, thread_words = PROCESS_CALL_WORDS, THREAD_CALL_WORDS
+    called_unnamed_ok = frozenset({"<lambda>", "__init__", "__new__", "__call__"})
     torch_root = _package_dir("torch")
     mode_stack_readers = frozenset((f"{torch_root}/{f}", text.encode()) for f, text in MODE_STACK_READERS) \
         if torch_root else frozenset()
@@ -893,6 +915,49 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 entry = outer
             outer = outer.f_back
         return None
+
+    def trampolined(frame, event: str) -> str | None:
+        """Why a process, a thread or native code a library frame asks for is not that library's
+        own doing: a process or thread asked for on a line that names no such call (a callable
+        with no frame of its own, ``functools.partial(os.system, ...)``, run by library code that
+        calls whatever it is handed); or the library function that asks (with the functions of its
+        own file it was called through) called from another file by a line that does not name it
+        (Triton's ``_check(cond, msg_fn)`` or ``LazyDict.get`` running ``NvidiaTool.from_path`` on a
+        script of the submission's, or ``compile_module_from_src`` on its C). Lambdas, a class's
+        construction and ``__call__`` are called without their names (Triton's compile stages, its
+        driver made), and so is a knob's descriptor, read as an attribute of ``triton.knobs``. For a
+        thread or ctypes, only a site in Triton's files is judged that far: Triton starts neither
+        for itself on the launch path, torch's helpers do. Judged with the submission on the stack
+        or not (a finalizer runs such a chain between the calls). None: allowed."""
+        site = asking_frame(frame)
+        if site is None or code_kind(site.f_code) != 1:
+            return None
+        process, thread = event in process_events, event in thread_starts
+        if process or thread:
+            line = source_line(site.f_code.co_filename, site.f_lineno)
+            for word in process_words if process else thread_words:
+                if word in line:
+                    break
+            else:
+                return (f"{site_name(site)} asked for it on a line that names no such call (a callable with no frame "
+                        "of its own, handed to library code that calls whatever it is handed, acts with that code's "
+                        "authority)")
+        if not process and not under(site.f_code.co_filename, triton_dirs):
+            return None
+        inner, outer = site, site.f_back
+        while outer is not None and outer.f_code.co_filename == inner.f_code.co_filename:
+            inner, outer = outer, outer.f_back
+        if outer is None or code_kind(outer.f_code) == 2:
+            return None  # the submission called it itself (on_launch_path judged that)
+        name, line = inner.f_code.co_name, source_line(outer.f_code.co_filename, outer.f_lineno)
+        if type_(name) is not str_:
+            return "code whose name is not a plain str asked for it"
+        # (a descriptor of Triton's knobs is read as an attribute of triton.knobs: the NVIDIA
+        # backend's ptxas path; one of the submission's making, handed to a trampoline, is not)
+        if name in called_unnamed_ok or name.encode() in line or (name == "__get__" and b"knobs." in line):
+            return None
+        return (f"{site_name(outer)} called {site_name(inner)}, which asked for it, without naming it (library code "
+                "that calls whatever it is handed lends it its authority)")
 
     def called_unnamed(caller, key: str) -> str | None:
         """Why a library frame that calls a proxied primitive while the submission is on the stack
@@ -1366,6 +1431,12 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     except ImportError:  # (no Triton: no cache)
         cache_event, cache_codes = None, frozenset()
     cache_record: dict[str, bytes] = {}
+    cache_writers = frozenset((f"{d}/{f}", name) for d in triton_dirs for f, name in TRITON_CACHE_WRITERS)
+
+    def cache_writer(code) -> bool:
+        """Whether ``code`` is one of Triton's functions that put files into its cache."""
+        filename = code.co_filename
+        return (filename, None) in cache_writers or (filename, code.co_name) in cache_writers
     sha256 = hashlib.sha256
     decided = refused_events | {"open", fetch_event, cache_event, "object.__setattr__", "object.__delattr__", "import",
                                 "compile", "exec", "marshal.loads", "marshal.load", "resource.prlimit",
@@ -1453,7 +1524,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 # code that calls whatever it is handed (the compiler's LazyDict.get, a partial
                 # with the planted bytes), records nothing
                 caller = frame.f_back
-                if caller is not None and under(caller.f_code.co_filename, triton_dirs) and under(real, caches) \
+                if caller is not None and under(real, caches) and cache_writer(caller.f_code) \
                         and b".put(" in source_line(caller.f_code.co_filename, caller.f_lineno) \
                         and len_(cache_record) < 100_000:
                     data = read_file(real, MAX_CACHE_FILE)
@@ -1549,7 +1620,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 if not own_use and key in dispatch_disablers and submission_on_stack(frame.f_back):
                     refuse(f"have {site_name(site) if site is not None else 'a library'} call {key} (it turns the harness's monitor off while the "
                            "submission runs: what it does there is unseen)")
-                why = None if own_use else called_back(frame.f_back) or called_unnamed(frame.f_back, key)
+                why = None if own_use else called_back(frame.f_back) or called_unnamed(frame.f_back, key) \
+                    or (trampolined(frame.f_back, key) if key in thread_starts else None)
                 if why:
                     refuse(f"call {key}: {why}")
             box.append(originals[key])
@@ -1560,7 +1632,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 if not on_launch_path(frame):
                     refuse(f"use {event} through {entered_through(frame)} (a library may do that for the submission "
                            "only on Triton's launch path)")
-                why = called_back(frame)
+                why = called_back(frame) or trampolined(frame, event)
             else:
                 why = reached_for(frame, primitive_names.get(event, ()), frame_access=event == "sys._getframe")
             if why:
@@ -1632,7 +1704,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 if why:
                     refuse(f"import {name} (native access): {why}")
             if type_(origin) is str_ and kind(origin) == 2 and (deciding(frame) == 2 or not on_launch_path(frame)
-                                                               or called_back(frame)):
+                                                               or called_back(frame) or trampolined(frame, event)):
                 refuse(f"load the native module {origin}")
         elif event == "compile":
             source, filename = (args[0], args[1]) if len_(args) > 1 else (None, None)
