@@ -128,6 +128,13 @@ EXPECTED = {
     "torch_user_fn_native_build": ("integrity", "call", "(compile_module_from_src), which asked for it, without naming it"),
     "finalizer_trampoline_shell": ("integrity", "exe", "no_triton_launch"),
     "cache_put_through_materialize": ("integrity", "exe", "no_triton_launch"),
+    # a third round: torch's SubprocessHandler made by a trampoline or a finalizer, torch's
+    # load_library on the submission's library, torch's prefetch pool started through _check
+    "trampoline_constructor_shell": ("integrity", "call", "without naming it"),
+    "finalizer_constructor_shell": ("integrity", "exe", "no_triton_launch"),
+    "trampoline_load_library_native": ("integrity", "exe", "no_triton_launch"),
+    "finalizer_load_library_native": ("integrity", "exe", "no_triton_launch"),
+    "trampoline_torch_pool_thread": ("integrity", "call", "(prefetch), which asked for it, without naming it"),
     # traceback's walker drained by traceback's code for a subclass's override, which keeps the frames
     "stacksummary_subclass_keeps_frames": ("integrity", "call", "tb_frame"),
     "profiler_toggled_through_torch": ("integrity", "call", "profiler session"),

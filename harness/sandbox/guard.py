@@ -726,6 +726,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     process_events, thread_starts = PROCESS_EVENTS, THREAD_STARTS
     process_words, thread_words = PROCESS_CALL_WORDS, THREAD_CALL_WORDS
     called_unnamed_ok = frozenset({"<lambda>", "__init__", "__new__", "__call__"})
+    constructor_names = frozenset({"__init__", "__new__", "__call__"})
+    loads_anywhere = frozenset({"ctypes.dlopen", "import"})  # a library loaded, a native module of the job's
     torch_root = _package_dir("torch")
     mode_stack_readers = frozenset((f"{torch_root}/{f}", text.encode()) for f, text in MODE_STACK_READERS) \
         if torch_root else frozenset()
@@ -924,11 +926,14 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         own file it was called through) called from another file by a line that does not name it
         (Triton's ``_check(cond, msg_fn)`` or ``LazyDict.get`` running ``NvidiaTool.from_path`` on a
         script of the submission's, or ``compile_module_from_src`` on its C). Lambdas, a class's
-        construction and ``__call__`` are called without their names (Triton's compile stages, its
-        driver made), and so is a knob's descriptor, read as an attribute of ``triton.knobs``. For a
-        thread or ctypes, only a site in Triton's files is judged that far: Triton starts neither
-        for itself on the launch path, torch's helpers do. Judged with the submission on the stack
-        or not (a finalizer runs such a chain between the calls). None: allowed."""
+        construction and ``__call__`` are called without their names in Triton's files (its compile
+        stages, its driver made), and so is a knob's descriptor, read as an attribute of
+        ``triton.knobs``; elsewhere a class's construction counts as named by the class's name. A
+        process, a thread, a library loaded with ctypes or a native module of the job's is judged
+        so wherever it is asked for (torch's ``load_library`` ran the submission's library from a
+        trampoline, torch's prefetch pool its thread); other ctypes calls only in Triton's files
+        (its driver calls libcuda through ctypes). Judged with the submission on the stack or not
+        (a finalizer runs such a chain between the calls). None: allowed."""
         site = asking_frame(frame)
         if site is None or code_kind(site.f_code) != 1:
             return None
@@ -942,20 +947,31 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 return (f"{site_name(site)} asked for it on a line that names no such call (a callable with no frame "
                         "of its own, handed to library code that calls whatever it is handed, acts with that code's "
                         "authority)")
-        if not process and not under(site.f_code.co_filename, triton_dirs):
+        in_triton = under(site.f_code.co_filename, triton_dirs)
+        if not (process or thread or in_triton or event in loads_anywhere):
             return None
         inner, outer = site, site.f_back
         while outer is not None and outer.f_code.co_filename == inner.f_code.co_filename:
             inner, outer = outer, outer.f_back
         if outer is None or code_kind(outer.f_code) == 2:
             return None  # the submission called it itself (on_launch_path judged that)
-        name, line = inner.f_code.co_name, source_line(outer.f_code.co_filename, outer.f_lineno)
-        if type_(name) is not str_:
+        code = inner.f_code
+        name, line = code.co_name, source_line(outer.f_code.co_filename, outer.f_lineno)
+        if type_(name) is not str_ or type_(code.co_qualname) is not str_:
             return "code whose name is not a plain str asked for it"
-        # (a descriptor of Triton's knobs is read as an attribute of triton.knobs: the NVIDIA
-        # backend's ptxas path; one of the submission's making, handed to a trampoline, is not)
-        if name in called_unnamed_ok or name.encode() in line or (name == "__get__" and b"knobs." in line):
+        if name.encode() in line:
             return None
+        # Triton's own: its compile stages are lambdas, its driver is made by a class held in a
+        # table, and a descriptor of its knobs is read as an attribute of triton.knobs (the NVIDIA
+        # backend's ptxas path; one of the submission's making, handed to a trampoline, is not)
+        if in_triton and (name in called_unnamed_ok or (name == "__get__" and b"knobs." in line)):
+            return None
+        # elsewhere a class made or called counts as named by its class's name (torch's
+        # SubprocessHandler started a shell from its __init__, made by a trampoline)
+        if name in constructor_names:
+            owner = code.co_qualname.split(".", 1)[0]
+            if owner and owner != name and owner.encode() in line:
+                return None
         return (f"{site_name(outer)} called {site_name(inner)}, which asked for it, without naming it (library code "
                 "that calls whatever it is handed lends it its authority)")
 
