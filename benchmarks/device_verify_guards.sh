@@ -105,7 +105,12 @@
 # native_build_through_lazydict" and the ir_override refusals (launch keyword, config, compiled kernel).
 # Session 27 (2026-12-07, benchmarks/results/2026-12-07-h100-callback-files-native/): all of the above
 # ran natively on an H100 (PART=first: the quick eval that stops the call if the honest ReLU is
-# refused, then call_exe, 184 of 184 ok, and the cache, grid and stage-output tests).
+# refused, then call_exe, 184 of 184 ok, and the cache, grid and stage-output tests); call 4 ran
+# the launch check's TRITON_CALLBACKS, TRITON_MACHINERY, the cache writers and the first trampoline
+# rule natively (181 of 184 ok before its cut). Not yet native: the trampoline rule's later form
+# (fc35663: threads, ctypes.dlopen and job-folder native modules judged at torch's sites too,
+# constructors named by their class outside Triton): PART=first shows whether an honest solution is
+# refused by it.
 # Writes $OUT/verify_guards.tgz and prints a digest. A perf suite (device_suite.sh) then gives the
 # spread of timed_over_check_busy: python benchmarks/check_busy_table.py <journal>.
 set -uo pipefail

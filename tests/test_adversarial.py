@@ -124,8 +124,10 @@ EXPECTED = {
     "trampoline_check_shell": ("integrity", "call", "asked for it on a line that names no such call"),
     "trampoline_check_thread": ("integrity", "call", "asked for it on a line that names no such call"),
     "trampoline_check_native_build": ("integrity", "call", "(compile_module_from_src), which asked for it, without naming it"),
-    "torch_user_fn_shell": ("integrity", "call", "asked for it on a line that names no such call"),
-    "torch_user_fn_native_build": ("integrity", "call", "(compile_module_from_src), which asked for it, without naming it"),
+    "torch_user_fn_shell": ("integrity", "call", ("asked for it on a line that names no such call",
+                                                  "asked for it while calling back something the submission handed it")),
+    "torch_user_fn_native_build": ("integrity", "call", ("(compile_module_from_src), which asked for it, without naming it",
+                                                         "while calling back something the submission handed it")),
     "finalizer_trampoline_shell": ("integrity", "exe", "no_triton_launch"),
     "cache_put_through_materialize": ("integrity", "exe", "no_triton_launch"),
     # a third round: torch's SubprocessHandler made by a trampoline or a finalizer, torch's
@@ -135,6 +137,10 @@ EXPECTED = {
     "trampoline_load_library_native": ("integrity", "exe", "no_triton_launch"),
     "finalizer_load_library_native": ("integrity", "exe", "no_triton_launch"),
     "trampoline_torch_pool_thread": ("integrity", "call", "(prefetch), which asked for it, without naming it"),
+    # a fourth: torch's Triton kernel wrapper calling self.kernel.run, a run of torch's that runs a
+    # shell, or Triton's warm-up dispatcher's _submit starting a thread through AsyncCompileMode
+    "torch_wrapper_kernel_run_shell": ("integrity", "call", "while calling back something the submission handed it"),
+    "torch_wrapper_warmup_thread": ("integrity", "call", "while calling back something the submission handed it"),
     # traceback's walker drained by traceback's code for a subclass's override, which keeps the frames
     "stacksummary_subclass_keeps_frames": ("integrity", "call", "tb_frame"),
     "profiler_toggled_through_torch": ("integrity", "call", "profiler session"),

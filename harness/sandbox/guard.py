@@ -351,7 +351,13 @@ LAUNCH_PATH_EVENTS = frozenset({
 # _create_driver whatever class; the submission entered Triton there and had its build helper
 # compile and load C of its own, or run a shell: native_through_lazydict.py)
 CALLBACK_FILES = {"triton": ("runtime/jit.py", "runtime/autotuner.py", "runtime/interpreter.py", "testing.py",
-                             "compiler/compiler.py", "runtime/driver.py")}
+                             "compiler/compiler.py", "runtime/driver.py"),
+                  "torch": ("_higher_order_ops/triton_kernel_wrap.py", "_library/triton.py")}
+# Of those, torch's wrappers that launch a kernel the submission names (``self.kernel.run(...)``,
+# ``user_fn(*args)``): what they call must be Triton's machinery, the launch itself; a function
+# that merely shares the name on their line is not (torch's ``collect_env.run`` set as a wrapper's
+# kernel's ``run`` ran a shell: hop_wrapper_run_shell.py)
+MACHINERY_ONLY_CALLERS = {"torch": ("_higher_order_ops/triton_kernel_wrap.py", "_library/triton.py")}
 # The harness's own uses of a proxied primitive once armed ((file in the harness package, function)
 # -> (the primitives, whether the submission may be on the stack meanwhile)): in CPU mode the
 # interpreter's libdevice calls are evaluated with torch, with dispatch off (the kernel's own math,
@@ -727,6 +733,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     process_words, thread_words = PROCESS_CALL_WORDS, THREAD_CALL_WORDS
     called_unnamed_ok = frozenset({"<lambda>", "__init__", "__new__", "__call__"})
     constructor_names = frozenset({"__init__", "__new__", "__call__"})
+    identifier_bytes = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
     loads_anywhere = frozenset({"ctypes.dlopen", "import"})  # a library loaded, a native module of the job's
     torch_root = _package_dir("torch")
     mode_stack_readers = frozenset((f"{torch_root}/{f}", text.encode()) for f, text in MODE_STACK_READERS) \
@@ -748,6 +755,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     taker_offsets = _frame_taker_offsets(frame_takers)
     harness_proxy_uses = {(f"{policy.harness_dir}/{f}", name): use for (f, name), use in HARNESS_PROXY_USES.items()}
     caller_tokens = _line_tokens(policy.callback_files)
+    machinery_only_callers = frozenset(f"{root}/{f}" for package, files in MACHINERY_ONLY_CALLERS.items()
+                                       if (root := _package_dir(package)) for f in files)
     triton_dirs = tuple(d for d in (_package_dir("triton"),) if d)
     not_machinery = frozenset(f"{d}/{f}" for d in triton_dirs for f in TRITON_NOT_MACHINERY)
     triton_machinery = tuple(f"{d}/{f}" for d in triton_dirs for f in TRITON_MACHINERY)
@@ -875,7 +884,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         filename = entry.f_code.co_filename
         if filename.startswith(triton_machinery) and filename not in not_machinery:
             return True
-        if caller.f_code in stand_in_codes:
+        if caller.f_code in stand_in_codes or caller.f_code.co_filename in machinery_only_callers:
             return False
         return entry.f_code.co_name in caller_tokens.get((caller.f_code.co_filename, caller.f_lineno), ())
 
@@ -918,6 +927,19 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             outer = outer.f_back
         return None
 
+    def named_on(line: bytes, name: str) -> bool:
+        """Whether ``line`` holds ``name`` as a whole identifier (``run`` in ``self.run(``, not in
+        ``rerun``)."""
+        word, start = name.encode(), 0
+        while True:
+            at = line.find(word, start)
+            if at < 0:
+                return False
+            end = at + len_(word)
+            if (at == 0 or line[at - 1] not in identifier_bytes) and (end == len_(line) or line[end] not in identifier_bytes):
+                return True
+            start = at + 1
+
     def trampolined(frame, event: str) -> str | None:
         """Why a process, a thread or native code a library frame asks for is not that library's
         own doing: a process or thread asked for on a line that names no such call (a callable
@@ -959,7 +981,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         name, line = code.co_name, source_line(outer.f_code.co_filename, outer.f_lineno)
         if type_(name) is not str_ or type_(code.co_qualname) is not str_:
             return "code whose name is not a plain str asked for it"
-        if name.encode() in line:
+        if named_on(line, name):
             return None
         # Triton's own: its compile stages are lambdas, its driver is made by a class held in a
         # table, and a descriptor of its knobs is read as an attribute of triton.knobs (the NVIDIA
@@ -970,7 +992,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         # SubprocessHandler started a shell from its __init__, made by a trampoline)
         if name in constructor_names:
             owner = code.co_qualname.split(".", 1)[0]
-            if owner and owner != name and owner.encode() in line:
+            if owner and owner != name and named_on(line, owner):
                 return None
         return (f"{site_name(outer)} called {site_name(inner)}, which asked for it, without naming it (library code "
                 "that calls whatever it is handed lends it its authority)")
