@@ -1469,6 +1469,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     except ImportError:  # (no Triton: no cache)
         cache_event, cache_codes = None, frozenset()
     cache_record: dict[str, bytes] = {}
+    environ_setters = frozenset({os._Environ.__setitem__.__code__, os._Environ.__delitem__.__code__})
     cache_writers = frozenset((f"{d}/{f}", name) for d in triton_dirs for f, name in TRITON_CACHE_WRITERS)
 
     def cache_writer(code) -> bool:
@@ -1478,7 +1479,7 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     sha256 = hashlib.sha256
     decided = refused_events | {"open", fetch_event, cache_event, "object.__setattr__", "object.__delattr__", "import",
                                 "compile", "exec", "marshal.loads", "marshal.load", "resource.prlimit",
-                                "fcntl.fcntl", "os.chdir"} | LISTING_EVENTS | METADATA_EVENTS | LOCK_EVENTS | PATH_EVENTS
+                                "fcntl.fcntl", "os.chdir", "os.putenv", "os.unsetenv"} | LISTING_EVENTS | METADATA_EVENTS | LOCK_EVENTS | PATH_EVENTS
 
     def hook(event: str, args: tuple) -> None:
         # Fast exits first: attribute reads are audited on hot paths (Triton's launcher reads
@@ -1709,6 +1710,14 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
                 why = reached_for(frame, (what, "setattr", "delattr"), sets_attribute=True)
                 if why:
                     refuse(f"rebind {what} of a library type or function: {why}")
+        elif event == "os.putenv" or event == "os.unsetenv":
+            # The process's environment, which Triton's knobs and the programs its compiler starts
+            # read, changes with the submission on the stack only through os.environ's own methods,
+            # which keep the mapping the launch check reads in step: os.putenv alone changed what
+            # Triton's knobs read (TRITON_PTXAS_PATH naming a script of the submission's) with
+            # the mapping as it was (putenv_ptxas_script.py)
+            if (frame is None or frame.f_code not in environ_setters) and submission_on_stack(frame):
+                refuse(f"call {event} (set the environment through os.environ, whose changes the harness judges)")
         elif event == "resource.prlimit":
             # another process's limits: the run's own (the CLI, its fork server, a trusted baseline) are
             # of the same user, and a file-descriptor or CPU-time limit set there broke the run and

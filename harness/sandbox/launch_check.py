@@ -321,7 +321,7 @@ class LaunchCheck:
         program or load native code for the submission."""
         environ = self._environ_state.read()
         if environ is None:
-            return "tampering: os.environ was replaced: Triton's compiler reads it"
+            return "tampering: os.environ, its class or its own attributes were replaced: Triton's compiler reads it"
         if environ != self._environ:
             changed = sorted(k for k in set(environ) | set(self._environ) if environ.get(k) != self._environ.get(k))
             return (f"tampering: the environment changed since the import ({', '.join(changed)[:200]}): Triton's "
@@ -392,18 +392,29 @@ def _plain_function() -> None:
 class _EnvironmentState:
     """The compiler-steering variables of the environment, read through the mapping behind
     ``os.environ`` as it was when this was built, with built-in methods bound then: reading them
-    runs no code of the submission's, and replacing ``os.environ`` itself reads as None."""
+    runs no code of the submission's, and replacing ``os.environ`` itself, its class or any of its
+    own attributes reads as None (an ``encodekey`` of the submission's made Triton's
+    ``os.getenv("TRITON_PTXAS_PATH")`` read another, harmless-looking variable naming its script,
+    while the mapping read here stayed as it was)."""
 
     def __init__(self, os_module: Any, names: frozenset, prefixes: tuple, exempt: frozenset = frozenset()) -> None:
         self._namespace, self._environ = os_module.__dict__, os_module.environ
         self._data = os_module.environ._data  # bytes -> bytes on POSIX
+        self._class, self._own = type(os_module.environ), _OWN_DICT
+        self._attributes = dict(_OWN_DICT(os_module.environ, "__dict__"))
         self._names, self._prefixes, self._exempt = names, prefixes, exempt
         self._items, self._get, self._decode = dict.items, dict.get, bytes.decode
         self._starts, self._type = str.startswith, type
 
     def read(self) -> dict[str, str] | None:
-        if self._get(self._namespace, "environ") is not self._environ:
+        if self._get(self._namespace, "environ") is not self._environ or self._type(self._environ) is not self._class:
             return None
+        attributes = self._own(self._environ, "__dict__")
+        if self._type(attributes) is not dict or len(attributes) != len(self._attributes):
+            return None
+        for name, value in self._items(self._attributes):
+            if self._get(attributes, name, self) is not value:
+                return None
         found = {}
         for key, value in list(self._items(self._data)):
             if self._type(key) is bytes and self._type(value) is bytes:
