@@ -111,8 +111,9 @@
 # (fc35663: threads, ctypes.dlopen and job-folder native modules judged at torch's sites too,
 # constructors named by their class outside Triton), torch's Triton kernel wrappers as callback
 # callers (d6914ec), os.putenv refused but through os.environ and os.environ's own attributes judged
-# with the environment (GPU workers set nothing with putenv themselves, but torch or Triton might on
-# the launch path): PART=first shows whether an honest solution is refused by them.
+# with the environment, a compiler-steering variable not set at all while the submission runs
+# (whoever sets it: torch or Triton might on the launch path) and the knob descriptors' own
+# attributes in the knobs snapshot: PART=first shows whether an honest solution is refused by them.
 # Writes $OUT/verify_guards.tgz and prints a digest. A perf suite (device_suite.sh) then gives the
 # spread of timed_over_check_busy: python benchmarks/check_busy_table.py <journal>.
 set -uo pipefail

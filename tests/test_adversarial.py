@@ -145,6 +145,11 @@ EXPECTED = {
     # what Triton's os.getenv reads, each with the mapping the launch check reads left as it was
     "putenv_ptxas_script": ("integrity", "call", "may not call os.putenv"),
     "environ_encodekey_remaps_tool": ("integrity", "call", "os.environ, its class or its own attributes were replaced"),
+    # a sixth: a compiler variable set through os.environ and then deleted from its mapping alone,
+    # and the ptxas knob's descriptor given a default path of the submission's (the attack catches
+    # the refusal and raises its own error: the refusal is in the detail)
+    "environ_data_edited_in_place": ("integrity", "call", "may not set or unset TRITON_PTXAS_PATH in the environment"),
+    "knob_descriptor_default_path": ("error", "call", "triton.knobs changed since the import"),
     # traceback's walker drained by traceback's code for a subclass's override, which keeps the frames
     "stacksummary_subclass_keeps_frames": ("integrity", "call", "tb_frame"),
     "profiler_toggled_through_torch": ("integrity", "call", "profiler session"),
@@ -202,7 +207,8 @@ EXPECTED = {
     # and compilers named by the environment as it was before the import
     "callback_partial_exec": ("integrity", "call", "not a Python function of the submission's file"),
     "callback_library_function": ("integrity", "call", "not a Python function of the submission's file"),
-    "compiler_from_environment": ("integrity", "call", "the environment changed since the import (CC)"),
+    "compiler_from_environment": ("integrity", "call", ("the environment changed since the import (CC)",
+                                                        "may not set or unset CC in the environment")),
     # the worker's saving and the parent's reading of a call's tensors stay cheap
     # (its later calls return views of what its first call made: memory held before the call)
     "many_tiny_outputs": (("error", "integrity"), ("call", "exe"), ("more than 10000 values",
@@ -236,7 +242,8 @@ EXPECTED = {
     "fix_up_in_knobs_check": ("wrong", None, "all zeros"),
     "replace_os_environ": ("integrity", "call", "os.environ, its class or its own attributes were replaced"),
     "fix_up_from_signal_handler": ("integrity", "call", "may not call signal"),
-    "launch_check_globals_replaced": ("integrity", "call", "launch_check.COMPILER_ENV_NAMES"),
+    "launch_check_globals_replaced": ("integrity", "call", ("launch_check.COMPILER_ENV_NAMES",
+                                                            "may not set or unset CC in the environment")),
     # PyTorch work below the monitor: an operator of the submission's own library named like a copy,
     # a tensor subclass's __torch_dispatch__, the scalar-op limit cleared through the class
     # (Python 3.12+: refused as soon as the op's Python code starts with the dispatch hooks off)

@@ -1470,6 +1470,9 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
         cache_event, cache_codes = None, frozenset()
     cache_record: dict[str, bytes] = {}
     environ_setters = frozenset({os._Environ.__setitem__.__code__, os._Environ.__delitem__.__code__})
+    from harness.sandbox.launch_check import COMPILER_ENV_EXEMPT, COMPILER_ENV_NAMES, COMPILER_ENV_PREFIXES
+    compiler_env_names, compiler_env_prefixes = COMPILER_ENV_NAMES, COMPILER_ENV_PREFIXES
+    compiler_env_exempt = COMPILER_ENV_EXEMPT
     cache_writers = frozenset((f"{d}/{f}", name) for d in triton_dirs for f, name in TRITON_CACHE_WRITERS)
 
     def cache_writer(code) -> bool:
@@ -1718,6 +1721,16 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
             # the mapping as it was (putenv_ptxas_script.py)
             if (frame is None or frame.f_code not in environ_setters) and submission_on_stack(frame):
                 refuse(f"call {event} (set the environment through os.environ, whose changes the harness judges)")
+            # and a variable that steers Triton's compiler not at all while the submission runs,
+            # whoever sets it: set through os.environ and then deleted from its mapping alone
+            # (os.environ._data, a plain dict), it stayed in the environment Triton reads with
+            # nothing left for the launch check to see (environ_data_edited_in_place.py)
+            key = args[0] if args else None
+            if type_(key) is bytes_:
+                key = key.decode("utf-8", "surrogateescape")
+            if type_(key) is str_ and (key in compiler_env_names or key.startswith(compiler_env_prefixes)) \
+                    and key not in compiler_env_exempt and submission_on_stack(frame):
+                refuse(f"set or unset {key} in the environment (it steers the programs Triton's compiler runs)")
         elif event == "resource.prlimit":
             # another process's limits: the run's own (the CLI, its fork server, a trusted baseline) are
             # of the same user, and a file-descriptor or CPU-time limit set there broke the run and

@@ -452,6 +452,15 @@ def _shown(value: Any) -> str:
     return f"<{_type_module(kind)}.{type.__dict__['__name__'].__get__(kind)} at {id(value):#x}>"
 
 
+def _own_dict_or_none(obj: Any) -> dict | None:
+    """An object's own attribute dict (read past its class's __getattribute__), or None."""
+    try:
+        held = _OWN_DICT(obj, "__dict__")
+    except AttributeError:
+        return None
+    return held if type(held) is dict else None
+
+
 def _knobs_state() -> str:
     """The values set on Triton's knobs (instance overrides and hook chains), as text."""
     knobs = sys.modules.get("triton.knobs")
@@ -466,6 +475,13 @@ def _knobs_state() -> str:
         state = getattr(section, "__dict__", {})
         parts.append(f"{name}={sorted((k, _shown(v)) for k, v in state.items() if (name, k) not in KNOBS_EXEMPT)!r}")
         for attr, value in sorted(vars(type(section)).items()):
+            # a knob's descriptor holds the variable it reads and its default (ptxas's path): one
+            # changed in place (its default_path or key set to the submission's) was read by Triton
+            # with nothing else changed
+            if _type_module(type(value)) == "triton.knobs" and not isinstance(value, type):
+                held = _own_dict_or_none(value)
+                if held is not None:
+                    parts.append(f"{name}.{attr}:{sorted((k, _shown(v)) for k, v in held.items())!r}")
             calls = getattr(value, "calls", None)
             if isinstance(calls, list):
                 parts.append(f"{name}.{attr}={[id(c) for c in calls]}")
