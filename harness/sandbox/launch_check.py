@@ -400,7 +400,7 @@ class _EnvironmentState:
     def __init__(self, os_module: Any, names: frozenset, prefixes: tuple, exempt: frozenset = frozenset()) -> None:
         self._namespace, self._environ = os_module.__dict__, os_module.environ
         self._data = os_module.environ._data  # bytes -> bytes on POSIX
-        self._class, self._own = type(os_module.environ), _OWN_DICT
+        self._class, self._own, self._len = type(os_module.environ), _OWN_DICT, len
         self._attributes = dict(_OWN_DICT(os_module.environ, "__dict__"))
         self._names, self._prefixes, self._exempt = names, prefixes, exempt
         self._items, self._get, self._decode = dict.items, dict.get, bytes.decode
@@ -410,7 +410,7 @@ class _EnvironmentState:
         if self._get(self._namespace, "environ") is not self._environ or self._type(self._environ) is not self._class:
             return None
         attributes = self._own(self._environ, "__dict__")
-        if self._type(attributes) is not dict or len(attributes) != len(self._attributes):
+        if self._type(attributes) is not dict or self._len(attributes) != self._len(self._attributes):
             return None
         for name, value in self._items(self._attributes):
             if self._get(attributes, name, self) is not value:
