@@ -731,8 +731,8 @@ def _make_hook(policy: GuardPolicy, originals: dict[str, Callable],
     beside_the_call = BESIDE_THE_CALL
     process_events, thread_starts = PROCESS_EVENTS, THREAD_STARTS
     process_words, thread_words = PROCESS_CALL_WORDS, THREAD_CALL_WORDS
-    called_unnamed_ok = frozenset({"<lambda>", "__init__", "__new__", "__call__"})
     constructor_names = frozenset({"__init__", "__new__", "__call__"})
+    called_unnamed_ok = constructor_names | {"<lambda>"}  # in Triton's files (trampolined)
     identifier_bytes = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
     loads_anywhere = frozenset({"ctypes.dlopen", "import"})  # a library loaded, a native module of the job's
     torch_root = _package_dir("torch")
